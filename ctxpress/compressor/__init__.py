@@ -1,0 +1,28 @@
+"""Pure, synchronous compression: no network, no globals but the default cache.
+
+``STAGES`` maps a stage name to its factory. Factories import their module on
+first use, so a process pays for a stage's dependencies only if it runs it.
+"""
+
+from __future__ import annotations
+
+from ctxpress.compressor.pipeline import (
+    CompressResult,
+    Context,
+    Stage,
+    StageFactory,
+    StageReport,
+    compress,
+)
+from ctxpress.config import Config
+
+
+def _system(config: Config) -> Stage:
+    from ctxpress.compressor.system import SystemStage
+
+    return SystemStage(config)
+
+
+STAGES: dict[str, StageFactory] = {"system": _system}
+
+__all__ = ["STAGES", "CompressResult", "Context", "Stage", "StageReport", "compress"]
