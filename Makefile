@@ -19,8 +19,8 @@ run: setup
 	$(BIN)/ctxpress compress examples/long_chat.json --budget 1200
 
 lint: setup
-	$(BIN)/ruff check ctxpress tests benchmarks examples
-	$(BIN)/ruff format --check ctxpress tests benchmarks examples
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy ctxpress
 
 test: lint
