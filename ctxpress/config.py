@@ -30,3 +30,9 @@ class Config(BaseSettings):
     system_dedup: bool = Field(
         default=True, description="Drop exact repeats of an instruction inside one system prompt."
     )
+
+    # --- store ---------------------------------------------------------------------
+    redis_url: str | None = Field(
+        default=None, description="Redis for the shared store (None: in-memory, one process)."
+    )
+    namespace: str = Field(default="ctxpress", description="Prefix of every store key.")
