@@ -30,6 +30,10 @@ class Config(BaseSettings):
     system_dedup: bool = Field(
         default=True, description="Drop exact repeats of an instruction inside one system prompt."
     )
+    system_hoist_volatile: bool = Field(
+        default=False,
+        description="Move system-prompt lines with dates, times, UUIDs below the static lines.",
+    )
 
     # --- store ---------------------------------------------------------------------
     redis_url: str | None = Field(

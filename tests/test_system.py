@@ -81,3 +81,43 @@ def test_content_parts_and_other_keys_are_kept() -> None:
     assert out.messages[1] is chat[1]
     assert parts[0]["text"] == "Rule one.  \r\n"  # the caller's dict is untouched
     assert "repeated" in out.stages[0].notes[0]
+
+
+def test_volatile_content_is_reported_and_hoisted_on_request() -> None:
+    prompt = (
+        "You are the support bot of Acme.\n"
+        "Today is 2026-11-29, current time 14:05 UTC.\n"
+        "Session 3f2b8c1e-9a4d-4e1f-8b7a-0c6d5e4f3a2b.\n"
+        "Answer in two sentences at most.\n"
+        "Never promise refunds."
+    )
+    chat = [{"role": "system", "content": prompt}, {"role": "user", "content": "hi"}]
+    plain = ctxpress.compress(chat, stages=["system"])
+    assert plain.messages[0] is chat[0]  # reporting alone changes nothing
+    assert plain.stages[0].notes == (
+        "volatile content in system prompt (1 date, 1 time, 1 uuid): ends the cacheable prefix",
+    )
+    hoisted = ctxpress.compress(
+        chat, config=Config(system_hoist_volatile=True), stages=["system"]
+    ).messages[0]["content"]
+    static, volatile = hoisted.split("\n\n")
+    assert static == (
+        "You are the support bot of Acme.\nAnswer in two sentences at most.\nNever promise refunds."
+    )
+    assert volatile.splitlines() == prompt.splitlines()[1:3]
+    # Two requests at different times now share the whole static part as a prefix.
+    later = prompt.replace("2026-11-29", "2026-11-30").replace("14:05", "09:12")
+    chat2 = [{"role": "system", "content": later}, {"role": "user", "content": "hi"}]
+    hoisted2 = ctxpress.compress(
+        chat2, config=Config(system_hoist_volatile=True), stages=["system"]
+    ).messages[0]["content"]
+    assert hoisted2.startswith(static + "\n\n") and hoisted2 != hoisted
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Version 2.10 of the API.", "Use 3 retries and a 30s timeout.", "Call 555-0100."],
+)
+def test_ordinary_numbers_are_not_volatile(text: str) -> None:
+    chat = [{"role": "system", "content": text}, {"role": "user", "content": "hi"}]
+    assert ctxpress.compress(chat, stages=["system"]).stages[0].notes == ()

@@ -9,6 +9,7 @@ rewrite keeps the meaning: only whitespace and exact repeats change.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from ctxpress.compressor.pipeline import Context
@@ -17,6 +18,17 @@ from ctxpress.messages import SYSTEM_ROLES, Message
 
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# Content that changes from request to request and so ends the cacheable prefix where it sits.
+VOLATILE = {
+    "uuid": re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I),
+    "date": re.compile(
+        rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
+        rf"|\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}\b|\b\d{{1,2}} {_MONTH},? \d{{4}}\b",
+        re.I,
+    ),
+    "time": re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:\s?[ap]\.?m\.?)?\b", re.I),
+}
 # A line counts as an instruction worth deduplicating only if it says something:
 # short lines (list bullets, separators, table rows, braces) repeat legitimately.
 _MIN_WORDS, _MIN_CHARS = 3, 20
@@ -64,6 +76,25 @@ def dedup_lines(text: str) -> tuple[str, int]:
     return (canonicalize("\n".join(kept)) if removed else text), removed
 
 
+def volatile_kinds(text: str) -> Counter[str]:
+    """How many dates, times and UUIDs a prompt holds (each ends the cacheable prefix)."""
+    return Counter({kind: n for kind, rx in VOLATILE.items() if (n := len(rx.findall(text)))})
+
+
+def hoist_volatile(text: str) -> str:
+    """Move the lines holding volatile content below the static ones, order otherwise kept.
+
+    The static part then forms a prefix that is identical on every request.
+    """
+    lines = text.split("\n")
+    moving = [any(rx.search(line) for rx in VOLATILE.values()) for line in lines]
+    if not any(moving) or all(moving):
+        return text
+    static = [line for line, m in zip(lines, moving, strict=True) if not m]
+    tail = [line for line, m in zip(lines, moving, strict=True) if m]
+    return canonicalize("\n".join(static)) + "\n\n" + "\n".join(tail)
+
+
 class SystemStage:
     """Canonicalise every system/developer prompt and drop repeated instructions."""
 
@@ -71,12 +102,17 @@ class SystemStage:
 
     def __init__(self, config: Config) -> None:
         self.dedup = config.system_dedup
+        self.hoist = config.system_hoist_volatile
+        self.volatile: Counter[str] = Counter()
 
     def _rewrite(self, text: str) -> tuple[str, int]:
-        canonical = canonicalize(text)
-        return dedup_lines(canonical) if self.dedup else (canonical, 0)
+        text, removed = dedup_lines(canonicalize(text)) if self.dedup else (canonicalize(text), 0)
+        kinds = volatile_kinds(text)
+        self.volatile.update(kinds)
+        return (hoist_volatile(text) if self.hoist and kinds else text), removed
 
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
+        self.volatile = Counter()
         out: list[Message] = []
         changed = removed = 0
         for msg in messages:
@@ -106,4 +142,8 @@ class SystemStage:
             ctx.note(
                 f"canonicalised {changed} system prompt(s), removed {removed} repeated line(s)"
             )
+        if self.volatile:
+            found = ", ".join(f"{n} {kind}" for kind, n in sorted(self.volatile.items()))
+            action = "hoisted below the static part" if self.hoist else "ends the cacheable prefix"
+            ctx.note(f"volatile content in system prompt ({found}): {action}")
         return out
