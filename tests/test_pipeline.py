@@ -104,3 +104,17 @@ def test_bad_budget_is_rejected(budget: Any) -> None:
 def test_unknown_stage_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown stage"):
         ctxpress.compress(CHAT, stages=["nope"])
+
+
+def test_stage_that_cannot_be_built_fails_open() -> None:
+    def missing_dependency(config: Config) -> Boom:
+        raise ImportError("No module named 'tree_sitter'")
+
+    STAGES["needs-extra"] = missing_dependency
+    try:
+        result = ctxpress.compress(CHAT, stages=["needs-extra", "system"])
+    finally:
+        STAGES.pop("needs-extra")
+    assert result.stages[0].error == "ImportError: No module named 'tree_sitter'"
+    assert result.stages[1].error is None
+    assert result.messages[1:] == CHAT[1:]

@@ -1,0 +1,530 @@
+"""DevEval code fidelity (BENCHMARKS.md §2): does the code stage keep what a task needs?
+
+Per task with at least one in-file dependency: the target's file (from the PyPI sdist at
+the benchmark's version) with the target body replaced by ``pass``, sent as one user
+message; budget = tokens(message without the code) + f x tokens(code). A dependency
+survives if every line of its definition appears, in order and contiguous, in the output
+code block. Baselines in the same run: nearest-code-first and BM25 over units.
+
+    .venv/bin/python benchmarks/deveval.py            # boltons 23.0.0 + Jinja2 3.1.2
+    .venv/bin/python benchmarks/deveval.py --extended # + per-task verified mrjob, pyramid
+
+Sources are fetched with ``pip download --no-deps --no-binary :all:`` into
+``~/.cache/ctxpress/bench`` (outside the repository). Labels are read from
+``../shared/data/deveval/data.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import ctxpress
+from ctxpress.compressor.code.languages import clean_parse
+from ctxpress.tokens import get_counter, user_cache_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data" / "deveval" / "data.jsonl"
+CACHE = user_cache_dir() / "bench" / "sdist"
+RESULTS = ROOT / "benchmarks" / "results" / "deveval.json"
+FRACTIONS = (0.10, 0.25, 0.50)
+# project_path -> (pip requirement, folder in the sdist). Primary projects match every
+# task (checked below, task by task); extended ones are filtered to the tasks that match.
+PRIMARY = {
+    "Utilities/boltons": ("boltons==23.0.0", "boltons-23.0.0"),
+    "Internet/Jinja2": ("Jinja2==3.1.2", "Jinja2-3.1.2"),
+}
+EXTENDED = {
+    "System/mrjob": ("mrjob==0.7.4", "mrjob-0.7.4"),
+    "Internet/pyramid": ("pyramid==2.0.2", "pyramid-2.0.2"),
+}
+
+
+# ---------------------------------------------------------------------------- sources
+
+
+def fetch(requirement: str, folder: str) -> Path:
+    """The unpacked sdist of ``requirement`` in the cache (downloaded once)."""
+    target = CACHE / folder
+    if target.is_dir():
+        return target
+    CACHE.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            requirement,
+            "-d",
+            str(CACHE),
+        ],
+        check=True,
+    )
+    name, version = requirement.split("==")
+    for archive in CACHE.iterdir():
+        low = archive.name.lower()
+        if not low.startswith(f"{name.lower()}-{version}"):
+            continue
+        if low.endswith(".tar.gz"):
+            with tarfile.open(archive) as tar:
+                tar.extractall(CACHE, filter="data")
+        elif low.endswith(".zip"):
+            with zipfile.ZipFile(archive) as zf:
+                zf.extractall(CACHE)
+    if not target.is_dir():
+        raise SystemExit(f"could not unpack {requirement} into {target}")
+    return target
+
+
+# ---------------------------------------------------------------------------- tasks
+
+
+@dataclass
+class Task:
+    project: str
+    namespace: str
+    name: str
+    path: str  # path inside the project
+    code: str  # the file with the target body replaced by `pass`
+    signature: list[str]
+    deps: dict[str, list[tuple[str, tuple[int, int], tuple[int, int] | None]]]
+    requirement: str
+    target_span: tuple[int, int]  # 1-based lines of the target in ``code``
+    unresolved: list[str] = field(default_factory=list)
+
+
+def _find_def(tree: ast.Module, line: int, name: str) -> ast.AST | None:
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name == name
+            and node.lineno == line
+        ):
+            return node
+    return None
+
+
+def _binds(stmt: ast.stmt, name: str) -> bool:
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return stmt.name == name
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
+        targets = [stmt.target]
+    for t in targets:
+        for n in ast.walk(t):
+            if isinstance(n, ast.Name) and n.id == name:
+                return True
+    return False
+
+
+def _stmts(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Statements of a suite, descending into if/try blocks (not into defs)."""
+    out: list[ast.stmt] = []
+    for s in body:
+        out.append(s)
+        if isinstance(s, ast.If):
+            out.extend(_stmts(s.body) + _stmts(s.orelse))
+        elif isinstance(s, ast.Try):
+            out.extend(_stmts(s.body) + _stmts(s.orelse) + _stmts(s.finalbody))
+            for h in s.handlers:
+                out.extend(_stmts(h.body))
+    return out
+
+
+def _span(stmt: ast.stmt) -> tuple[int, int]:
+    start = stmt.lineno
+    decos = getattr(stmt, "decorator_list", None)
+    if decos:
+        start = min(start, min(d.lineno for d in decos))
+    return start, stmt.end_lineno or stmt.lineno
+
+
+def _header(stmt: ast.stmt) -> tuple[int, int] | None:
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and stmt.body:
+        first = stmt.body[0].lineno
+        if first > stmt.lineno:
+            return _span(stmt)[0], first - 1
+    return None
+
+
+def resolve(
+    tree: ast.Module, parts: list[str]
+) -> list[tuple[str, tuple[int, int], tuple[int, int] | None]]:
+    """Definition spans (whole statement, header) of a dotted name inside the module."""
+    scope = tree.body
+    classes = {s.name: s for s in _stmts(tree.body) if isinstance(s, ast.ClassDef)}
+    for depth, part in enumerate(parts):
+        hits = [s for s in _stmts(scope) if _binds(s, part)]
+        last = depth == len(parts) - 1
+        if not hits and depth > 0:
+            # an instance attribute: its first `self.part = ...` in the class (or its bases)
+            owner = parts[depth - 1]
+            seen: set[str] = set()
+            while owner in classes and owner not in seen:
+                seen.add(owner)
+                cls = classes[owner]
+                for node in sorted(ast.walk(cls), key=lambda n: getattr(n, "lineno", 0)):
+                    if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                        for t in targets:
+                            for n in ast.walk(t):
+                                if (
+                                    isinstance(n, ast.Attribute)
+                                    and n.attr == part
+                                    and isinstance(n.value, ast.Name)
+                                    and n.value.id in ("self", "cls")
+                                ):
+                                    return [("attr", _span(node), None)] if last else []
+                bases = [b.id for b in cls.bases if isinstance(b, ast.Name)]
+                owner = bases[0] if bases else ""
+                hits = (
+                    [s for s in _stmts(classes[owner].body) if _binds(s, part)]
+                    if owner in classes
+                    else []
+                )
+                if hits:
+                    break
+        if not hits:
+            return []
+        if last:
+            kind = {ast.ClassDef: "class"}.get(type(hits[0]), "def")
+            if not isinstance(hits[0], ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                kind = "var"
+            return [(kind, _span(h), _header(h)) for h in hits]
+        cls_hits = [h for h in hits if isinstance(h, ast.ClassDef)]
+        if not cls_hits:
+            return []
+        scope = cls_hits[0].body
+    return []
+
+
+def load_tasks(extended: bool) -> tuple[list[Task], dict[str, Any]]:
+    projects = {**PRIMARY, **(EXTENDED if extended else {})}
+    roots = {p: fetch(req, folder) for p, (req, folder) in projects.items()}
+    tasks: list[Task] = []
+    check: dict[str, Any] = {p: {"tasks": 0, "match": 0, "in_file": 0} for p in projects}
+    for line in DATA.read_text().splitlines():
+        d = json.loads(line)
+        project = d["project_path"]
+        if project not in projects:
+            continue
+        check[project]["tasks"] += 1
+        rel = d["completion_path"][len(project) + 1 :]
+        src = (roots[project] / rel).read_text()
+        name = d["namespace"].split(".")[-1]
+        sig0, _sig1 = d["signature_position"]
+        body0, body1 = d["body_position"]
+        node = _find_def(ast.parse(src), sig0, name)
+        if node is None or node.end_lineno != body1:
+            continue  # the sdist's lines do not agree with the label: not used
+        check[project]["match"] += 1
+        deps = d["dependency"]["intra_class"] + d["dependency"]["intra_file"]
+        if not deps:
+            continue
+        check[project]["in_file"] += 1
+        lines = src.split("\n")
+        new_lines = [*lines[: body0 - 1], " " * d["indent"] + "pass", *lines[body1:]]
+        code = "\n".join(new_lines)
+        tree = ast.parse(code)
+        module = rel[:-3].replace("/", ".")
+        module = module[4:] if module.startswith("src.") else module
+        spans: dict[str, list[tuple[str, tuple[int, int], tuple[int, int] | None]]] = {}
+        unresolved = []
+        for dep in d["dependency"]["intra_class"] + d["dependency"]["intra_file"]:
+            if not dep.startswith(module + "."):
+                unresolved.append(dep)
+                continue
+            found = resolve(tree, dep[len(module) + 1 :].split("."))
+            if found:
+                spans[dep] = found
+            else:
+                unresolved.append(dep)
+        target = _find_def(tree, sig0, name)
+        assert target is not None
+        req = d["requirement"]
+        tasks.append(
+            Task(
+                project=project,
+                namespace=d["namespace"],
+                name=name,
+                path=rel,
+                code=code,
+                signature=new_lines[sig0 - 1 : d["signature_position"][1]],
+                deps=spans,
+                requirement=f"{req['Functionality']}\n{req['Arguments']}",
+                target_span=_span(target),
+                unresolved=unresolved,
+            )
+        )
+    return tasks, check
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def fence_for(code: str) -> str:
+    runs = [len(m) for m in re.findall(r"`+", code)]
+    return "`" * max(3, max(runs, default=0) + 1)
+
+
+def message(task: Task, code: str, fence: str) -> str:
+    return (
+        f"Here is `{task.path}`:\n{fence}python\n{code}\n{fence}\n"
+        f"Implement `{task.name}`.\n{task.requirement}"
+    )
+
+
+def extract(text: str, fence: str) -> str:
+    start = text.index(fence + "python\n") + len(fence) + len("python\n")
+    end = text.index("\n" + fence + "\n", start)
+    return text[start:end]
+
+
+def contains(out_lines: list[str], block: list[str]) -> bool:
+    """Whether ``block`` appears as a contiguous run of ``out_lines``."""
+    if not block:
+        return True
+    n = len(block)
+    first = block[0]
+    return any(line == first and out_lines[i : i + n] == block for i, line in enumerate(out_lines))
+
+
+def header_only(out_lines: list[str], header: list[str]) -> bool:
+    n = len(header)
+    for i, line in enumerate(out_lines):
+        if line == header[0] and out_lines[i : i + n] == header:
+            nxt = out_lines[i + n].strip() if i + n < len(out_lines) else ""
+            return nxt in ("...", "pass")
+    return False
+
+
+def score(task: Task, out: str) -> dict[str, Any]:
+    src = task.code.split("\n")
+    out_lines = out.split("\n")
+    res: dict[str, Any] = {"intra_class": [], "intra_file": [], "header_only": 0}
+    for dep, spans in task.deps.items():
+        kind = "intra_class" if _is_class_dep(task, dep) else "intra_file"
+        kept = all(contains(out_lines, src[a - 1 : b]) for _, (a, b), _ in spans)
+        res[kind].append(kept)
+        if not kept and spans[0][2] is not None:
+            a, b = spans[0][2]
+            if header_only(out_lines, src[a - 1 : b]):
+                res["header_only"] += 1
+    res["signature"] = contains(out_lines, task.signature)
+    try:
+        ast.parse(out)
+        res["ast"] = True
+    except SyntaxError:
+        res["ast"] = False
+    res["ts"] = clean_parse("python", out.encode()) is not None
+    return res
+
+
+_CLASS_DEPS: dict[str, set[str]] = {}
+
+
+def _is_class_dep(task: Task, dep: str) -> bool:
+    return dep in _CLASS_DEPS.get(task.namespace, set())
+
+
+# ---------------------------------------------------------------------------- baselines
+
+
+def _fit_lines(keep_order: list[int], lines: list[str], budget: int, count: Any) -> str:
+    """Add lines in ``keep_order`` while the code stays within ``budget`` tokens."""
+    chosen: set[int] = set()
+    total = 0
+    for i in keep_order:
+        t = count(lines[i] + "\n")
+        if total + t > budget:
+            continue
+        chosen.add(i)
+        total += t
+    out = "\n".join(lines[i] for i in sorted(chosen))
+    while count(out) > budget and chosen:
+        chosen.discard(max(chosen, key=lambda i: abs(i - keep_order[0])))
+        out = "\n".join(lines[i] for i in sorted(chosen))
+    return out
+
+
+def nearest(task: Task, budget: int, count: Any) -> str:
+    lines = task.code.split("\n")
+    a, b = task.target_span[0] - 1, task.target_span[1] - 1
+    order = sorted(
+        range(len(lines)), key=lambda i: (0 if a <= i <= b else min(abs(i - a), abs(i - b)), i)
+    )
+    return _fit_lines(order, lines, budget, count)
+
+
+def bm25(task: Task, budget: int, count: Any) -> str:
+    import bm25s
+
+    lines = task.code.split("\n")
+    tree = ast.parse(task.code)
+    units: list[tuple[int, int]] = []
+    for s in tree.body:
+        if isinstance(s, ast.ClassDef):
+            a, _ = _span(s)
+            head = s.body[0].lineno - 1 if s.body else s.lineno
+            units.append((a, head))
+            units.extend(_span(m) for m in s.body)
+        else:
+            units.append(_span(s))
+    texts = ["\n".join(lines[a - 1 : b]) for a, b in units]
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize(texts, show_progress=False), show_progress=False)
+    query = f"{task.name} {task.requirement}"
+    docs, _scores = retriever.retrieve(
+        bm25s.tokenize([query], show_progress=False), k=len(texts), show_progress=False
+    )
+    ta, tb = task.target_span
+    order_units = [i for i, (a, b) in enumerate(units) if a <= ta and tb <= b]
+    order_units += [int(i) for i in docs[0] if int(i) not in order_units]
+    order: list[int] = []
+    for u in order_units:
+        a, b = units[u]
+        order.extend(range(a - 1, b))
+    return _fit_lines(order, lines, budget, count)
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--extended", action="store_true", help="add per-task verified mrjob, pyramid")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=RESULTS)
+    args = ap.parse_args()
+    if not DATA.exists():
+        raise SystemExit(f"missing {DATA}: the DevEval labels come from ../shared/data")
+    for line in DATA.read_text().splitlines():
+        d = json.loads(line)
+        _CLASS_DEPS[d["namespace"]] = set(d["dependency"]["intra_class"])
+    tasks, check = load_tasks(args.extended)
+    if args.limit:
+        tasks = tasks[: args.limit]
+    counter = get_counter(None, ctxpress.Config())
+    methods = ("ctxpress", "nearest", "bm25")
+    agg: dict[str, dict[float, dict[str, list[float]]]] = {
+        m: {f: {} for f in FRACTIONS} for m in methods
+    }
+    per_task = []
+    for task in tasks:
+        fence = fence_for(task.code)
+        empty_msg = [{"role": "user", "content": message(task, "", fence)}]
+        base = ctxpress.count_tokens(empty_msg)
+        code_tokens = counter.text(task.code)
+        for f in FRACTIONS:
+            budget = base + int(f * code_tokens)
+            msgs = [{"role": "user", "content": message(task, task.code, fence)}]
+            t0 = time.perf_counter()
+            result = ctxpress.compress(msgs, budget=budget)
+            ms = (time.perf_counter() - t0) * 1000
+            out = extract(result.messages[-1]["content"], fence)
+            outs = {
+                "ctxpress": (out, ms, result.tokens_after),
+            }
+            t0 = time.perf_counter()
+            near = nearest(task, int(f * code_tokens), counter.text)
+            outs["nearest"] = (near, (time.perf_counter() - t0) * 1000, 0)
+            t0 = time.perf_counter()
+            bm = bm25(task, int(f * code_tokens), counter.text)
+            outs["bm25"] = (bm, (time.perf_counter() - t0) * 1000, 0)
+            for m, (code_out, ms_m, tok_after) in outs.items():
+                s = score(task, code_out)
+                a = agg[m][f]
+                all_deps = s["intra_class"] + s["intra_file"]
+                if all_deps:
+                    a.setdefault("recall", []).append(sum(all_deps) / len(all_deps))
+                if s["intra_class"]:
+                    a.setdefault("intra_class", []).append(
+                        sum(s["intra_class"]) / len(s["intra_class"])
+                    )
+                if s["intra_file"]:
+                    a.setdefault("intra_file", []).append(
+                        sum(s["intra_file"]) / len(s["intra_file"])
+                    )
+                if all_deps:
+                    a.setdefault("header_only", []).append(s["header_only"] / len(all_deps))
+                a.setdefault("signature", []).append(float(s["signature"]))
+                a.setdefault("ast_parse", []).append(float(s["ast"]))
+                a.setdefault("ts_parse", []).append(float(s["ts"]))
+                a.setdefault("ms", []).append(ms_m)
+                if m == "ctxpress":
+                    a.setdefault("within_budget", []).append(float(tok_after <= budget))
+                    per_task.append(
+                        {
+                            "namespace": task.namespace,
+                            "f": f,
+                            "deps": len(all_deps),
+                            "kept": sum(all_deps),
+                            "signature": s["signature"],
+                            "parse": s["ts"],
+                            "ms": round(ms_m, 2),
+                        }
+                    )
+    summary: dict[str, Any] = {}
+    print(
+        f"DevEval in-file dependencies: {len(tasks)} tasks "
+        f"({sum(len(t.deps) for t in tasks)} resolved deps, "
+        f"{sum(len(t.unresolved) for t in tasks)} unresolved and not counted)"
+    )
+    header = (
+        f"{'method':10} {'f':>5} {'recall':>7} {'class':>7} {'file':>7} {'hdr-only':>8} "
+        f"{'sig':>5} {'ast':>5} {'ts':>5} {'ms/task':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for m in methods:
+        summary[m] = {}
+        for f in FRACTIONS:
+            a = agg[m][f]
+            row = {k: (sum(v) / len(v) if v else None) for k, v in a.items()}
+            row["n"] = len(a.get("recall", []))
+            summary[m][str(f)] = row
+            print(
+                f"{m:10} {f:5.2f} {row.get('recall') or 0:7.3f} {row.get('intra_class') or 0:7.3f} "
+                f"{row.get('intra_file') or 0:7.3f} {row.get('header_only') or 0:8.3f} "
+                f"{row['signature']:5.2f} {row['ast_parse']:5.2f} {row['ts_parse']:5.2f} "
+                f"{row['ms']:8.2f}"
+            )
+    by_project: dict[str, dict[str, float]] = {}
+    for t in tasks:
+        by_project.setdefault(t.project, {"tasks": 0})["tasks"] += 1
+    payload = {
+        "protocol": "BENCHMARKS.md §2",
+        "fractions": list(FRACTIONS),
+        "projects": {p: {"requirement": (PRIMARY | EXTENDED)[p][0], **check[p]} for p in check},
+        "tasks": len(tasks),
+        "unresolved_deps": sorted({d for t in tasks for d in t.unresolved}),
+        "summary": summary,
+        "per_task": per_task,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(payload, indent=1))
+    print(f"projects: {json.dumps(payload['projects'])}")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    main()

@@ -1,0 +1,305 @@
+"""The code stage: trim pasted source to what the conversation is about.
+
+Finds fenced code blocks (CommonMark) and messages that are whole source files,
+parses them with tree-sitter, and, only while the request is over budget, keeps the
+focal definitions and what they use, collapses other bodies to their signatures and
+drops the least related units. A trimmed block that does not parse is left as it was.
+Prose around the blocks is never touched; a message is copied only if a block changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ctxpress.compressor.code.fences import Fence, find_fences
+from ctxpress.compressor.code.languages import clean_parse, detect, from_filename, from_tag
+from ctxpress.compressor.code.trim import Focus, Outline, build_outline, trim_outline
+from ctxpress.compressor.pipeline import Context
+from ctxpress.config import Config
+from ctxpress.messages import Message, last_user_index, message_text
+
+__all__ = ["CodeStage", "Focus", "extract_focus", "find_fences", "trim_code"]
+
+_FILE = re.compile(
+    r"([\w./\\-]*[\w-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|go|java|rs|c|h|cc|cpp|cxx|hpp|hh|hxx))\b"
+)
+_FILE_LINE = re.compile(
+    r"([\w./\\-]*[\w-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|go|java|rs|c|h|cc|cpp|cxx|hpp|hh|hxx))"
+    r"(?:\"?, line |:)(\d+)"
+)
+_PY_FRAME = re.compile(r'File "[^"]+", line \d+, in ([A-Za-z_]\w*)')
+_AT_FRAME = re.compile(r"\bat (?:[\w$.]+\.)?([A-Za-z_$][\w$]*) ?\(")
+_BACKTICK = re.compile(r"`([^`\n]{1,200})`")
+_QUALIFIED = re.compile(r"([A-Za-z_]\w*)(?:\.|::|#)([A-Za-z_]\w*)")
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
+_CODE_SHAPED = re.compile(r"\b(\w*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b")
+_WORD = re.compile(r"[A-Za-z_]\w{2,}")
+
+
+def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int]]]:
+    """Focal hints in the non-code text: strong names, weak words, qualified names, file:line."""
+    strong: set[str] = set()
+    qualified: set[tuple[str, str]] = set()
+    for span in _BACKTICK.findall(prose):
+        strong.update(re.findall(r"[A-Za-z_$][\w$]*", span))
+        qualified.update(_QUALIFIED.findall(span))
+    strong.update(_CALL.findall(prose))
+    strong.update(_CODE_SHAPED.findall(prose))
+    strong.update(_PY_FRAME.findall(prose))
+    strong.update(_AT_FRAME.findall(prose))
+    qualified.update(_QUALIFIED.findall(prose))
+    for _, b in qualified:
+        strong.add(b)
+    weak = set(_WORD.findall(prose)) - strong
+    refs = [
+        (path.replace("\\", "/").rsplit("/", 1)[-1], int(line))
+        for path, line in _FILE_LINE.findall(prose)
+    ]
+    return Focus(frozenset(strong), frozenset(weak), frozenset(qualified)), refs
+
+
+@dataclass
+class _Block:
+    msg: int
+    part: int | None  # index into a content-part list, None for string content
+    start: int  # code offsets in the text
+    end: int
+    code: str
+    lang: str
+    outline: Outline
+    tokens: int
+    filename: str | None
+
+
+def _texts(msg: Message) -> list[tuple[int | None, str]]:
+    content = msg.get("content")
+    if isinstance(content, str):
+        return [(None, content)]
+    if isinstance(content, list):
+        return [
+            (j, p["text"])
+            for j, p in enumerate(content)
+            if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+        ]
+    return []
+
+
+def _fence_filename(text: str, fence: Fence) -> str | None:
+    m = _FILE.search(fence.info)
+    if m:
+        return m.group(1)
+    before = _FILE.findall(text[max(0, fence.start - 300) : fence.start])
+    return before[-1] if before else None
+
+
+def _tool_paths(messages: list[Message]) -> dict[str, str]:
+    """tool_call_id -> a file path named in the call's arguments (for whole-file results)."""
+    out = {}
+    for msg in messages:
+        for call in msg.get("tool_calls") or []:
+            args = str((call.get("function") or {}).get("arguments", ""))
+            m = _FILE.search(args)
+            if m and isinstance(call.get("id"), str):
+                out[call["id"]] = m.group(1)
+    return out
+
+
+def trim_code(
+    code: str,
+    lang: str | None,
+    budget: int,
+    count: Any,
+    focus: Focus | None = None,
+) -> str | None:
+    """Trim one piece of source to ``budget`` tokens; None if it cannot be parsed cleanly.
+
+    A convenience for callers outside the pipeline (benchmarks, tools).
+    """
+    found = detect(code, lang)
+    if found is None:
+        return None
+    name, tree = found
+    outline = build_outline(name, code, tree)
+    result = trim_outline(outline, focus or Focus(), budget, count)
+    return result.code if detect(result.code, name) else None
+
+
+class CodeStage:
+    """Pipeline stage ``code`` (see module docstring)."""
+
+    name = "code"
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+
+    def _blocks(self, messages: list[Message], ctx: Context) -> list[_Block]:
+        min_tokens = self.config.code_min_tokens
+        last_user = last_user_index(messages)
+        paths = _tool_paths(messages)
+        blocks: list[_Block] = []
+        for i, msg in enumerate(messages):
+            for part, text in _texts(msg):
+                if len(text) < 200:
+                    continue
+                fences = find_fences(text)
+                for fence in fences:
+                    code = text[fence.code_start : fence.code_end]
+                    if fence.indent or not code.strip():
+                        continue
+                    filename = _fence_filename(text, fence)
+                    lang = from_tag(fence.tag) if fence.tag else None
+                    if fence.tag and lang is None:
+                        continue  # a language we do not parse: left alone
+                    if lang is None and filename:
+                        lang = from_filename(filename)
+                    self._add(
+                        blocks,
+                        ctx,
+                        i,
+                        part,
+                        fence.code_start,
+                        fence.code_end,
+                        code,
+                        lang,
+                        filename,
+                        min_tokens,
+                        explicit=bool(fence.tag),
+                    )
+                if (
+                    not fences
+                    and self.config.code_whole_files
+                    and i != last_user
+                    and text.count("\n") >= 8
+                ):
+                    filename = paths.get(str(msg.get("tool_call_id", "")))
+                    lang = from_filename(filename) if filename else None
+                    self._add(
+                        blocks,
+                        ctx,
+                        i,
+                        part,
+                        0,
+                        len(text),
+                        text,
+                        lang,
+                        filename,
+                        min_tokens,
+                        explicit=False,
+                    )
+        return blocks
+
+    def _add(
+        self,
+        blocks: list[_Block],
+        ctx: Context,
+        i: int,
+        part: int | None,
+        start: int,
+        end: int,
+        code: str,
+        lang: str | None,
+        filename: str | None,
+        min_tokens: int,
+        explicit: bool,
+    ) -> None:
+        tokens = ctx.counter.text(code)
+        if tokens < min_tokens:
+            return
+        found = detect(code, lang)
+        if found is None:
+            if explicit or lang:
+                ctx.note(f"m{i}: {lang or 'code'} block left as is (does not parse cleanly)")
+            return
+        name, tree = found
+        outline = build_outline(name, code, tree)
+        blocks.append(_Block(i, part, start, end, code, name, outline, tokens, filename))
+
+    def run(self, messages: list[Message], ctx: Context) -> list[Message]:
+        if ctx.budget is None or not ctx.over_budget(messages):
+            return messages
+        blocks = self._blocks(messages, ctx)
+        if not blocks:
+            return messages
+        prose_parts = []
+        block_spans = {(b.msg, b.part): [] for b in blocks}  # type: dict[tuple[int, int | None], list[tuple[int, int]]]
+        for b in blocks:
+            block_spans[(b.msg, b.part)].append((b.start, b.end))
+        for i, msg in enumerate(messages):
+            text = message_text(msg)
+            if any(k[0] == i for k in block_spans):
+                pieces = []
+                for part, t in _texts(msg):
+                    spans = sorted(block_spans.get((i, part), []))
+                    pos = 0
+                    for s, e in spans:
+                        pieces.append(t[pos:s])
+                        pos = e
+                    pieces.append(t[pos:])
+                text = "\n".join(pieces)
+            prose_parts.append(text)
+        focus, refs = extract_focus("\n".join(prose_parts))
+        excess = ctx.counter.messages(messages) - ctx.budget
+        results: dict[int, str] = {}
+        total_code = sum(b.tokens for b in blocks)
+        keep = max(0, total_code - excess)
+        targets = [max(1, b.tokens * keep // max(1, total_code)) for b in blocks]
+        current = messages
+        focal: dict[int, str] = {}
+        for _ in range(3):
+            for k, b in enumerate(blocks):
+                rows = frozenset(
+                    line - 1
+                    for base, line in refs
+                    if b.filename and b.filename.replace("\\", "/").rsplit("/", 1)[-1] == base
+                )
+                bf = Focus(focus.strong, focus.weak, focus.qualified, rows)
+                res = trim_outline(b.outline, bf, targets[k], ctx.counter.text, b.tokens)
+                if res.code == b.code or res.tokens_estimate >= b.tokens:
+                    results.pop(k, None)
+                    continue
+                if clean_parse(b.lang, res.code.encode()) is None:
+                    ctx.note(f"m{b.msg}: {b.lang} block left as is (trimmed output did not parse)")
+                    results.pop(k, None)
+                    continue
+                results[k] = res.code
+                focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
+            current = _apply(messages, blocks, results)
+            over = ctx.counter.messages(current) - ctx.budget
+            if over <= 0:
+                break
+            targets = [max(1, t - over * t // max(1, sum(targets)) - 1) for t in targets]
+        for k, b in enumerate(blocks):
+            if k in results:
+                after = ctx.counter.text(results[k])
+                ctx.note(f"m{b.msg}: {b.lang} block {b.tokens}->{after} tokens; focal: {focal[k]}")
+        return current
+
+
+def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str]) -> list[Message]:
+    """New message list with changed blocks spliced in; untouched messages are the originals."""
+    edits: dict[tuple[int, int | None], list[tuple[int, int, str]]] = {}
+    for k, b in enumerate(blocks):
+        if k in results:
+            edits.setdefault((b.msg, b.part), []).append((b.start, b.end, results[k]))
+    if not edits:
+        return list(messages)
+    out = list(messages)
+    for (i, part), spans in edits.items():
+        msg = out[i]
+        text = msg["content"] if part is None else msg["content"][part]["text"]
+        pieces, pos = [], 0
+        for s, e, new in sorted(spans):
+            pieces.append(text[pos:s])
+            pieces.append(new)
+            pos = e
+        pieces.append(text[pos:])
+        new_text = "".join(pieces)
+        if part is None:
+            out[i] = {**msg, "content": new_text}
+        else:
+            content = list(msg["content"])
+            content[part] = {**content[part], "text": new_text}
+            out[i] = {**msg, "content": content}
+    return out

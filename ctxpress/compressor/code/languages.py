@@ -1,0 +1,309 @@
+"""Grammars and language detection.
+
+Grammars come from the per-language wheels (``tree-sitter-python`` …), loaded once per
+process with py-tree-sitter >= 0.25; nothing is downloaded at run time. A language is
+chosen from the fence tag, else from a file name near the block, else by trying the
+likely grammars (cheap cues first) and keeping the first that parses without errors.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from typing import Any
+
+from tree_sitter import Language, Parser, Tree
+
+
+@dataclass(frozen=True)
+class LangSpec:
+    """How the trimmer reads one language: which nodes are functions, containers, imports."""
+
+    name: str
+    module: str
+    attr: str = "language"
+    python: bool = False  # indentation blocks: `...` elision; otherwise braces: `// …`
+    functions: frozenset[str] = frozenset()
+    containers: frozenset[str] = frozenset()  # bodies whose members are units of their own
+    bodied: frozenset[str] = frozenset()  # atomic definitions whose `{}` body may collapse
+    wrappers: frozenset[str] = frozenset()  # nodes wrapping one definition (decorators, export)
+    imports: frozenset[str] = frozenset()
+    comments: frozenset[str] = frozenset({"comment"})
+    attributes: frozenset[str] = frozenset()  # siblings that belong to the next item
+    structural: frozenset[str] = frozenset()  # members that are never dropped on their own
+    implicit_this: bool = False  # bare names inside a method may name class members
+    self_words: tuple[str, ...] = ("this",)
+    body_types: frozenset[str] = frozenset()  # brace bodies to search for in atomic items
+
+
+_JS_FUNCS = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "method_definition",
+        "function_expression",
+        "function",
+        "arrow_function",
+        "generator_function",
+    }
+)
+_JS_CONTAINERS = frozenset(
+    {"class_declaration", "class", "abstract_class_declaration", "internal_module", "module"}
+)
+_C_BODIES = frozenset(
+    {"field_declaration_list", "enumerator_list", "compound_statement", "declaration_list"}
+)
+
+SPECS: dict[str, LangSpec] = {
+    "python": LangSpec(
+        "python",
+        "tree_sitter_python",
+        python=True,
+        functions=frozenset({"function_definition"}),
+        containers=frozenset({"class_definition", "if_statement", "try_statement"}),
+        wrappers=frozenset({"decorated_definition"}),
+        imports=frozenset({"import_statement", "import_from_statement", "future_import_statement"}),
+        self_words=("self", "cls"),
+    ),
+    "javascript": LangSpec(
+        "javascript",
+        "tree_sitter_javascript",
+        functions=_JS_FUNCS,
+        containers=_JS_CONTAINERS,
+        wrappers=frozenset({"export_statement"}),
+        imports=frozenset({"import_statement"}),
+        body_types=frozenset({"class_body", "statement_block", "object"}),
+    ),
+    "typescript": LangSpec(
+        "typescript",
+        "tree_sitter_typescript",
+        attr="language_typescript",
+        functions=_JS_FUNCS,
+        containers=_JS_CONTAINERS | {"interface_declaration"},
+        bodied=frozenset({"enum_declaration", "type_alias_declaration"}),
+        wrappers=frozenset({"export_statement", "ambient_declaration"}),
+        imports=frozenset({"import_statement", "import_alias"}),
+        body_types=frozenset(
+            {"class_body", "statement_block", "interface_body", "object_type", "enum_body"}
+        ),
+    ),
+    "go": LangSpec(
+        "go",
+        "tree_sitter_go",
+        functions=frozenset({"function_declaration", "method_declaration"}),
+        bodied=frozenset({"type_declaration"}),
+        imports=frozenset({"import_declaration", "package_clause"}),
+        self_words=(),
+        body_types=frozenset({"field_declaration_list", "interface_type"}),
+    ),
+    "java": LangSpec(
+        "java",
+        "tree_sitter_java",
+        functions=frozenset(
+            {"method_declaration", "constructor_declaration", "compact_constructor_declaration"}
+        ),
+        containers=frozenset({"class_declaration", "interface_declaration", "record_declaration"}),
+        bodied=frozenset({"enum_declaration", "annotation_type_declaration"}),
+        imports=frozenset({"import_declaration", "package_declaration"}),
+        implicit_this=True,
+        body_types=frozenset({"enum_body", "annotation_type_body"}),
+    ),
+    "rust": LangSpec(
+        "rust",
+        "tree_sitter_rust",
+        functions=frozenset({"function_item"}),
+        containers=frozenset({"impl_item", "trait_item", "mod_item"}),
+        bodied=frozenset({"struct_item", "enum_item", "union_item"}),
+        imports=frozenset({"use_declaration", "extern_crate_declaration"}),
+        comments=frozenset({"line_comment", "block_comment"}),
+        attributes=frozenset({"attribute_item"}),
+        self_words=("self", "Self"),
+        body_types=frozenset({"field_declaration_list", "enum_variant_list"}),
+    ),
+    "c": LangSpec(
+        "c",
+        "tree_sitter_c",
+        functions=frozenset({"function_definition"}),
+        containers=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"}),
+        bodied=frozenset(
+            {
+                "struct_specifier",
+                "union_specifier",
+                "enum_specifier",
+                "type_definition",
+                "declaration",
+            }
+        ),
+        imports=frozenset({"preproc_include"}),
+        self_words=(),
+        body_types=_C_BODIES - {"compound_statement", "declaration_list"},
+    ),
+    "cpp": LangSpec(
+        "cpp",
+        "tree_sitter_cpp",
+        functions=frozenset({"function_definition"}),
+        containers=frozenset(
+            {
+                "class_specifier",
+                "struct_specifier",
+                "union_specifier",
+                "namespace_definition",
+                "linkage_specification",
+                "preproc_ifdef",
+                "preproc_if",
+                "preproc_else",
+                "preproc_elif",
+            }
+        ),
+        bodied=frozenset({"enum_specifier", "type_definition", "declaration"}),
+        wrappers=frozenset({"template_declaration"}),
+        imports=frozenset({"preproc_include", "using_declaration"}),
+        structural=frozenset({"access_specifier"}),
+        implicit_this=True,
+        body_types=frozenset({"field_declaration_list", "enumerator_list"}),
+    ),
+}
+SPECS["tsx"] = LangSpec(
+    **{**SPECS["typescript"].__dict__, "name": "tsx", "attr": "language_tsx"}  # type: ignore[arg-type]
+)
+
+# Fence tags and file extensions -> language names.
+_TAGS: dict[str, str] = {
+    **dict.fromkeys(["python", "py", "py3", "python3", "pyi", "pyw", "sage"], "python"),
+    **dict.fromkeys(
+        ["javascript", "js", "jsx", "mjs", "cjs", "node", "nodejs", "es6"], "javascript"
+    ),
+    **dict.fromkeys(["typescript", "ts", "mts", "cts"], "typescript"),
+    "tsx": "tsx",
+    **dict.fromkeys(["go", "golang"], "go"),
+    "java": "java",
+    **dict.fromkeys(["rust", "rs"], "rust"),
+    "c": "c",
+    **dict.fromkeys(
+        ["cpp", "c++", "cc", "cxx", "hpp", "hh", "hxx", "h++", "ipp", "tpp", "cu", "cuda"], "cpp"
+    ),
+    "h": "c",
+}
+# When the tagged grammar fails, the code may still be in a close relative.
+_FALLBACK = {"c": ("cpp",), "typescript": ("tsx",), "javascript": ("tsx",), "tsx": ("typescript",)}
+
+_lock = threading.Lock()
+
+
+@cache
+def language(name: str) -> Language:
+    spec = SPECS[name]
+    return Language(getattr(import_module(spec.module), spec.attr)())
+
+
+class _Parsers(threading.local):
+    """Parsers are not thread-safe; each thread keeps its own, one per language."""
+
+    def __init__(self) -> None:
+        self.by_name: dict[str, Parser] = {}
+
+
+_parsers = _Parsers()
+
+
+def parse(name: str, source: bytes) -> Tree:
+    parser = _parsers.by_name.get(name)
+    if parser is None:
+        with _lock:
+            lang = language(name)
+        parser = _parsers.by_name[name] = Parser(lang)
+    return parser.parse(source)
+
+
+def available(name: str) -> bool:
+    """Whether the grammar wheel for ``name`` is installed."""
+    try:
+        language(name)
+    except (ImportError, AttributeError):
+        return False
+    return True
+
+
+_EXT = re.compile(r"\.([A-Za-z+]+)$")
+
+
+def from_tag(tag: str) -> str | None:
+    """Language for a fence tag such as ``py``, ``c++`` or a file name such as ``main.go``."""
+    tag = tag.strip().lower()
+    if tag in _TAGS:
+        return _TAGS[tag]
+    m = _EXT.search(tag.split(":")[-1])
+    return _TAGS.get(m.group(1)) if m else None
+
+
+def from_filename(name: str) -> str | None:
+    m = _EXT.search(name)
+    return _TAGS.get(m.group(1).lower()) if m else None
+
+
+_CUES: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "python",
+        re.compile(r"^\s*(def |class \w+.*:\s*$|from [\w.]+ import |import \w+\s*$|@\w+)", re.M),
+    ),
+    ("go", re.compile(r"^(package \w+|func [\w(]|import \()", re.M)),
+    ("rust", re.compile(r"^\s*(fn |pub (fn|struct|enum|mod)|use \w+::|impl\b|let mut )", re.M)),
+    (
+        "java",
+        re.compile(
+            r"^\s*(public |private |protected )?(final )?(class|interface) \w+|^package [\w.]+;",
+            re.M,
+        ),
+    ),
+    (
+        "cpp",
+        re.compile(
+            r"^\s*(#include\s*<\w+>|template\s*<|namespace \w+|class \w+\s*[:{]|std::)", re.M
+        ),
+    ),
+    ("c", re.compile(r"^\s*#(include|define|ifn?def)\b", re.M)),
+    (
+        "typescript",
+        re.compile(r"^\s*(interface \w+|type \w+\s*=|(export )?(const|let) \w+: )", re.M),
+    ),
+    (
+        "javascript",
+        re.compile(r"^\s*(function |const |let |var |export |import |module\.exports)", re.M),
+    ),
+]
+
+
+def candidates(code: str) -> list[str]:
+    """Languages worth trying for untagged ``code``, most likely first (by line-start cues)."""
+    head = code[:20000]
+    scored = sorted(
+        ((len(rx.findall(head)), i, name) for i, (name, rx) in enumerate(_CUES)),
+        key=lambda t: (-t[0], t[1]),
+    )
+    return [name for n, _, name in scored if n > 0]
+
+
+def clean_parse(name: str, source: bytes) -> Tree | None:
+    """The tree of ``source`` if it parses without ERROR or MISSING nodes, else None."""
+    tree = parse(name, source)
+    return None if tree.root_node.has_error else tree
+
+
+def detect(code: str, hint: str | None = None) -> tuple[str, Tree] | None:
+    """Pick a grammar for ``code``: the hinted one (and its close relatives), else by trying."""
+    source = code.encode()
+    order = [hint, *_FALLBACK.get(hint, ())] if hint else candidates(code)
+    for name in order:
+        if name and available(name):
+            tree = clean_parse(name, source)
+            if tree is not None:
+                return name, tree
+    return None
+
+
+def node_text(node: Any) -> str:
+    text = node.text
+    return text.decode("utf-8", "replace") if text is not None else ""

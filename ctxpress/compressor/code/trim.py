@@ -1,0 +1,1228 @@
+"""Trim one parsed source file to a token budget around its focal symbols.
+
+The file becomes a tree of *units*: top-level statements, and the members of
+class-like bodies (and of Python ``if``/``try`` and C preprocessor blocks). A unit is
+rendered in one of four modes: ``FULL`` (its lines verbatim), ``OPEN`` (header and
+closing lines verbatim, members rendered by their own modes), ``SIG`` (header lines
+verbatim, the body replaced by one elision line) or ``DROP``. Runs of dropped members
+leave one elision line (``...`` in Python, ``// …`` elsewhere), which also keeps every
+Python suite non-empty. Every kept line is a whole line of the input, byte for byte.
+
+Only the statement-level skeleton is walked with tree-sitter; identifiers are read
+from each unit's text with regular expressions (C speed), so the cost stays linear in
+the size of the file.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
+
+DROP, SIG, OPEN, FULL = 0, 1, 2, 3
+
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
+_PAIR = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
+_PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
+_PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
+_JS_THIS_ASSIGN = re.compile(r"\bthis\.([A-Za-z_$][\w$]*)\s*=(?!=)")
+_PY_EMPTY = re.compile(r"^(pass|\.\.\.|raise NotImplementedError(\(.*\))?|return( None)?)$")
+_BRACE_EMPTY = re.compile(
+    r"^(return;?|todo!\(.*\);?|unimplemented!\(.*\);?|panic!?\(.*\);?"
+    r"|throw new \w*Error\(.*\);?|throw \w*Exception\(.*\);?|throw new \w*Exception\(.*\);?)$"
+)
+_PY_STRING = re.compile(
+    r"^\s*[rRuUbBfF]{0,2}(\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\n]*\"|'[^'\n]*')", re.M
+)
+_LINE_COMMENT = {True: re.compile(r"#.*"), False: re.compile(r"//.*|/\*[\s\S]*?\*/")}
+_NOT_IMPLEMENTED = re.compile(
+    r"TODO|FIXME|NotImplemented|unimplemented|todo!|not implemented", re.I
+)
+_IMPORT_WORDS = frozenset(
+    {
+        "import",
+        "from",
+        "as",
+        "use",
+        "crate",
+        "super",
+        "self",
+        "package",
+        "static",
+        "pub",
+        "include",
+        "type",
+        "typeof",
+        "require",
+        "export",
+        "default",
+        "using",
+        "namespace",
+        "mod",
+        "extern",
+    }
+)
+_NAME_TYPES = frozenset(
+    {
+        "identifier",
+        "field_identifier",
+        "type_identifier",
+        "property_identifier",
+        "private_property_identifier",
+        "namespace_identifier",
+        "destructor_name",
+        "operator_name",
+        "constant",
+    }
+)
+# Field names under which a statement declares what it defines.
+_DECL_FIELDS = ("name", "declarator", "left")
+_DECL_DESCEND = frozenset(
+    {
+        "expression_statement",
+        "assignment",
+        "augmented_assignment",
+        "variable_declarator",
+        "init_declarator",
+        "lexical_declaration",
+        "variable_declaration",
+        "const_declaration",
+        "var_declaration",
+        "type_declaration",
+        "const_spec",
+        "var_spec",
+        "var_spec_list",
+        "type_spec",
+        "type_alias",
+        "enumerator_list",
+        "enumerator",
+        "enum_body",
+        "enum_constant",
+        "field_declaration",
+        "pointer_declarator",
+        "array_declarator",
+        "function_declarator",
+        "reference_declarator",
+        "parenthesized_declarator",
+        "attributed_declarator",
+        "struct_specifier",
+        "enum_specifier",
+        "union_specifier",
+        "class_specifier",
+        "pattern_list",
+        "tuple_pattern",
+        "list_pattern",
+        "type_alias_statement",
+        "ambient_declaration",
+        "export_statement",
+        "public_field_definition",
+        "field_definition",
+        "constant_declaration",
+        "static_item",
+        "const_item",
+    }
+)
+
+
+@dataclass(eq=False)
+class Unit:
+    """One keepable piece of the file; rows are 0-based line numbers, inclusive."""
+
+    kind: str  # root | func | class | block | import | stmt
+    first: int  # first row, leading comments included
+    start: int  # first code row (attributes, decorators included)
+    last: int
+    name: str = ""
+    defs: tuple[str, ...] = ()
+    head_end: int = -1  # last header row when the body can collapse, else -1
+    close: int = -1  # brace languages: first row kept after the elision
+    indent: str = ""  # indentation of the elision line
+    children: list[Unit] | None = None
+    parent: Unit | None = None
+    owner: str | None = None  # class/type this unit is a member of
+    scope: str | None = None  # for class-like units: the name members are looked up under
+    self_words: tuple[str, ...] = ()
+    empty: int = 0  # 0 not empty, 1 empty body, 2 empty and marked TODO / not implemented
+    abstract: bool = False
+    order: int = 0
+    suite: int = 0  # which suite of the parent (if/else …) this member sits in
+    header_words: frozenset[str] = frozenset()
+    _refs: tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]] | None = None
+
+    @property
+    def collapsible(self) -> bool:
+        return self.head_end >= 0
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Unit({self.kind} {self.owner or ''}.{self.name} {self.start + 1}-{self.last + 1})"
+
+
+@dataclass
+class Outline:
+    """A parsed file: its lines, the unit tree and the lookup tables for references."""
+
+    lang: str
+    spec: LangSpec
+    lines: list[str]
+    root: Unit
+    units: list[Unit]
+    comment_rows: set[int]
+    top: dict[str, list[Unit]] = field(default_factory=dict)
+    members: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
+    any_member: dict[str, list[Unit]] = field(default_factory=dict)
+    attr_defs: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
+    types: dict[str, list[Unit]] = field(default_factory=dict)
+    bases: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What the conversation points at, for one block."""
+
+    strong: frozenset[str] = frozenset()  # names in backticks, code-shaped, tracebacks
+    weak: frozenset[str] = frozenset()  # other words of the prose
+    qualified: frozenset[tuple[str, str]] = frozenset()  # ("Class", "method")
+    rows: frozenset[int] = frozenset()  # 0-based rows named by file:line references
+
+
+@dataclass
+class TrimResult:
+    code: str
+    focal: list[str]
+    tokens_estimate: int
+    kept_full: int
+    collapsed: int
+    dropped: int
+
+
+# ---------------------------------------------------------------------------- outline
+
+
+def _end_row(node: Any) -> int:
+    row, col = node.end_point
+    return row - 1 if col == 0 and row > node.start_point[0] else int(row)
+
+
+def _indent_of(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _prefix(lines: list[str], row: int, col: int) -> str:
+    line = lines[row]
+    return line[:col] if line.isascii() else line.encode()[:col].decode("utf-8", "replace")
+
+
+def _suffix(lines: list[str], row: int, col: int) -> str:
+    line = lines[row]
+    return line[col:] if line.isascii() else line.encode()[col:].decode("utf-8", "replace")
+
+
+class _Builder:
+    def __init__(self, lang: str, lines: list[str]) -> None:
+        self.lang = lang
+        self.spec = SPECS[lang]
+        self.lines = lines
+        self.units: list[Unit] = []
+        self.comment_rows: set[int] = set()
+        self.bases: dict[str, list[str]] = {}
+
+    # -- names -------------------------------------------------------------------
+    def decl_names(self, node: Any, depth: int = 0) -> list[str]:
+        out: list[str] = []
+        if depth > 5:
+            return out
+        for i, child in enumerate(node.children):
+            fname = node.field_name_for_child(i)
+            if child.type in _NAME_TYPES and (fname in _DECL_FIELDS or node.type == "enumerator"):
+                out.append(node_text(child))
+            elif fname in _DECL_FIELDS and child.is_named:
+                if child.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple"):
+                    out.extend(_WORD.findall(node_text(child)))
+                else:
+                    out.extend(
+                        self.decl_names(child, depth + 1) or _WORD.findall(node_text(child))[-1:]
+                    )
+            elif child.type in _DECL_DESCEND:
+                out.extend(self.decl_names(child, depth + 1))
+        return out
+
+    def def_name(self, core: Any) -> tuple[str, str | None]:
+        """(name, owner) of a function or class node; owner from ``A::f`` or Go receivers."""
+        name_node = core.child_by_field_name("name")
+        owner = None
+        if name_node is None:
+            decl = core.child_by_field_name("declarator")
+            while decl is not None and decl.child_by_field_name("declarator") is not None:
+                decl = decl.child_by_field_name("declarator")
+            name_node = decl
+        if core.type == "method_declaration" and self.lang == "go":
+            recv = core.child_by_field_name("receiver")
+            if recv is not None:
+                words = _WORD.findall(node_text(recv))
+                owner = words[-1] if words else None
+        if core.type == "impl_item":
+            typ = core.child_by_field_name("type")
+            words = _WORD.findall(node_text(typ)) if typ is not None else []
+            return "", words[0] if words else None
+        if name_node is None:
+            return "", owner
+        text = node_text(name_node)
+        if "::" in text:
+            parts = [p for p in re.split(r"::", text) if p]
+            base = _WORD.findall(parts[-2]) if len(parts) > 1 else []
+            owner = base[-1] if base else owner
+            text = parts[-1] if parts else text
+        words = _WORD.findall(text.replace("~", ""))
+        return (words[-1] if words else text), owner
+
+    # -- structure ---------------------------------------------------------------
+    def unwrap(self, node: Any) -> tuple[Any, str | None]:
+        """The definition inside wrappers (decorators, export, template), and a var name."""
+        spec = self.spec
+        core = node
+        for _ in range(4):
+            if core.type in spec.wrappers:
+                inner = core.child_by_field_name("definition") or core.child_by_field_name(
+                    "declaration"
+                )
+                if inner is None:
+                    named = [
+                        c for c in core.named_children if c.type not in ("decorator", "comment")
+                    ]
+                    inner = named[-1] if named else None
+                if inner is None:
+                    break
+                core = inner
+                continue
+            if core.type == "expression_statement" and core.named_child_count == 1:
+                inner = core.named_children[0]
+                if inner.type in spec.containers or inner.type in spec.functions:
+                    core = inner
+                    continue
+                if inner.type in ("assignment_expression", "assignment"):
+                    right = inner.child_by_field_name("right")
+                    left = inner.child_by_field_name("left")
+                    if right is not None and right.type in spec.functions | spec.containers:
+                        words = _WORD.findall(node_text(left)) if left is not None else []
+                        return right, (words[-1] if words else None)
+                break
+            if core.type in ("lexical_declaration", "variable_declaration") and not spec.python:
+                decls = [c for c in core.named_children if c.type == "variable_declarator"]
+                if len(decls) == 1:
+                    value = decls[0].child_by_field_name("value")
+                    name = decls[0].child_by_field_name("name")
+                    if value is not None and value.type in spec.functions | spec.containers:
+                        return value, node_text(name) if name is not None else None
+                break
+            break
+        return core, None
+
+    def brace_body(self, unit: Unit, body: Any) -> None:
+        """Make ``unit`` collapsible around a ``{ … }`` body when its braces sit on own lines."""
+        lines = self.lines
+        open_row, close_row = body.start_point[0], _end_row(body)
+        if close_row <= open_row + 1 or open_row < unit.start or close_row > unit.last:
+            return
+        after = _suffix(lines, open_row, body.start_point[1] + 1).strip()
+        if after and not after.startswith(("//", "/*")):
+            return
+        if _prefix(lines, close_row, body.end_point[1] - 1).strip():
+            return
+        inner = next((lines[r] for r in range(open_row + 1, close_row) if lines[r].strip()), None)
+        if inner is not None:
+            indent = _indent_of(inner)
+        else:
+            step = "\t" if self.lang == "go" or lines[open_row].startswith("\t") else "    "
+            indent = _indent_of(lines[unit.start]) + step
+        unit.head_end, unit.close, unit.indent = open_row, close_row, indent
+
+    def python_body(self, unit: Unit, core: Any, body: Any) -> None:
+        colon_row = -1
+        for child in core.children:
+            if child.type == ":" and child.start_byte < body.start_byte:
+                colon_row = child.start_point[0]
+        if colon_row < 0 or body.start_point[0] <= colon_row:
+            return
+        unit.head_end = colon_row
+        unit.indent = _indent_of(self.lines[body.start_point[0]])
+
+    def find_body(self, core: Any) -> Any:
+        body = core.child_by_field_name("body")
+        if body is not None:
+            return body
+        queue = list(core.named_children)
+        for _ in range(3):
+            nxt = []
+            for n in queue:
+                if n.type in self.spec.body_types:
+                    return n
+                nxt.extend(n.named_children)
+            queue = nxt
+        return None
+
+    def empty_body(self, unit: Unit) -> int:
+        if not unit.collapsible or unit.last - unit.head_end > 40:
+            return 0
+        end = unit.close if unit.close >= 0 else unit.last + 1
+        body = "\n".join(self.lines[unit.head_end + 1 : end])
+        marked = bool(_NOT_IMPLEMENTED.search(body))
+        python = self.spec.python
+        text = _LINE_COMMENT[python].sub("", body)
+        if python:
+            text = _PY_STRING.sub("", text)
+            rest = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            ok = all(_PY_EMPTY.match(ln) for ln in rest)
+        else:
+            rest = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            ok = all(_BRACE_EMPTY.match(ln) for ln in rest)
+            marked = marked and ok
+        if not ok:
+            return 0
+        return 2 if marked or any("NotImplemented" in ln for ln in rest) else 1
+
+    def suites(self, core: Any) -> list[list[Any]]:
+        """Member nodes of a container, one list per suite (``if`` / ``else`` bodies …)."""
+        if core.type.startswith("preproc_"):
+            members = []
+            for i, child in enumerate(core.children):
+                fname = core.field_name_for_child(i)
+                if child.is_named and fname not in ("name", "condition"):
+                    members.append(child)
+            return [members]
+        if self.spec.python and core.type in ("if_statement", "try_statement"):
+            out = []
+            for child in core.children:
+                if child.type == "block":
+                    out.append(list(child.children))
+                elif child.type.endswith("_clause"):
+                    for sub in child.children:
+                        if sub.type == "block":
+                            out.append(list(sub.children))
+            return out
+        body = core.child_by_field_name("body")
+        if body is None:
+            body = self.find_body(core)
+        return [list(body.children)] if body is not None else []
+
+    def make(self, nodes: list[Any], leads: list[Any], parent: Unit, owner: str | None) -> Unit:
+        spec, lines = self.spec, self.lines
+        attrs = [n for n in leads if n.type in spec.attributes]
+        first = min([n.start_point[0] for n in leads] + [nodes[0].start_point[0]])
+        start = attrs[0].start_point[0] if attrs else nodes[0].start_point[0]
+        last = max(_end_row(n) for n in nodes)
+        code = [n for n in nodes if n.type not in spec.comments]
+        unit = Unit("stmt", first, start, last, parent=parent, owner=owner)
+        unit.order = len(self.units)
+        self.units.append(unit)
+        if len(code) != 1:
+            names: list[str] = []
+            for n in code:
+                names.extend(self.decl_names(n))
+            unit.defs = tuple(dict.fromkeys(names))
+            return unit
+        node = code[0]
+        core, var_name = self.unwrap(node)
+        ctype = core.type
+        if ctype in spec.imports or node.type in spec.imports:
+            unit.kind = "import"
+            words = _WORD.findall(node_text(node))
+            unit.defs = tuple(dict.fromkeys(w for w in words if w not in _IMPORT_WORDS))
+            return unit
+        if ctype in spec.functions:
+            unit.kind = "func"
+            name, own = self.def_name(core) if var_name is None else (var_name, None)
+            unit.name, unit.defs = name, (name,) if name else ()
+            if own:
+                unit.owner = own
+            body = core.child_by_field_name("body")
+            if body is not None and body.type not in ("expression", "ERROR"):
+                if spec.python:
+                    self.python_body(unit, core, body)
+                elif body.type in (
+                    "statement_block",
+                    "block",
+                    "compound_statement",
+                    "constructor_body",
+                    "function_body",
+                ):
+                    self.brace_body(unit, body)
+            head = "\n".join(
+                lines[unit.start : (unit.head_end if unit.collapsible else unit.start) + 1]
+            )
+            unit.abstract = bool(re.search(r"abstract|@overload|@typing\.overload", head))
+            unit.header_words = frozenset(_WORD.findall(head))
+            unit.empty = self.empty_body(unit)
+            if self.lang == "go" and core.type == "method_declaration":
+                recv = core.child_by_field_name("receiver")
+                words = _WORD.findall(node_text(recv)) if recv is not None else []
+                unit.self_words = (words[0],) if len(words) > 1 else ()
+            else:
+                unit.self_words = spec.self_words
+            return unit
+        if ctype in spec.containers:
+            name, own = self.def_name(core) if var_name is None else (var_name, None)
+            class_like = not (
+                ctype.startswith("preproc_")
+                or ctype
+                in (
+                    "if_statement",
+                    "try_statement",
+                    "namespace_definition",
+                    "linkage_specification",
+                    "mod_item",
+                    "internal_module",
+                    "module",
+                )
+            )
+            unit.kind = "class" if class_like else "block"
+            unit.name = name
+            if ctype == "impl_item":
+                unit.scope = own
+            elif class_like:
+                unit.scope = name or None
+                unit.defs = (name,) if name else ()
+                if spec.python:
+                    sup = core.child_by_field_name("superclasses")
+                    if sup is not None and name:
+                        self.bases[name] = _WORD.findall(node_text(sup))
+            elif name and ctype != "namespace_definition":
+                unit.defs = (name,)
+            if own and ctype != "impl_item":
+                unit.owner = own
+            member_owner = unit.scope if class_like else owner
+            suites = self.suites(core)
+            if not suites:
+                return unit
+            children: list[Unit] = []
+            ok = True
+            for si, members in enumerate(suites):
+                built, clean = self.members(members, unit, member_owner)
+                ok = ok and clean
+                for child in built:
+                    child.suite = si
+                children.extend(built)
+            lo, hi = unit.start, unit.last + 1  # children must sit strictly inside (lo, hi)
+            if ctype in ("preproc_ifdef", "preproc_if"):
+                hi = unit.last
+            elif not spec.python and not ctype.startswith("preproc_"):
+                body = core.child_by_field_name("body") or self.find_body(core)
+                if body is not None:
+                    self.brace_body(unit, body)
+                lo, hi = (unit.head_end, unit.close) if unit.collapsible else (hi, lo)
+            elif class_like:
+                body = core.child_by_field_name("body")
+                if body is not None:
+                    self.python_body(unit, core, body)
+                lo = unit.head_end if unit.collapsible else hi
+            if ok and children and all(lo < c.first and c.last < hi for c in children):
+                unit.children = children
+            if unit.children is None:
+                # members stay indexed (names resolve to the whole unit through them)
+                for child in children:
+                    child.parent = unit
+            unit.header_words = frozenset(
+                _WORD.findall("\n".join(lines[unit.start : max(unit.start, unit.head_end) + 1]))
+            )
+            return unit
+        unit.defs = tuple(dict.fromkeys(self.decl_names(node)))
+        if ctype in spec.bodied or node.type in spec.bodied:
+            body = self.find_body(core)
+            if body is not None and not spec.python:
+                self.brace_body(unit, body)
+            if ctype in (
+                "struct_item",
+                "enum_item",
+                "union_item",
+                "type_declaration",
+                "struct_specifier",
+                "class_specifier",
+                "type_definition",
+                "enum_specifier",
+                "enum_declaration",
+                "interface_declaration",
+            ):
+                unit.kind = "class"
+                unit.scope = unit.defs[0] if unit.defs else None
+        return unit
+
+    def members(self, nodes: list[Any], parent: Unit, owner: str | None) -> tuple[list[Unit], bool]:
+        """Group sibling nodes into units (shared lines merge; comments attach downward)."""
+        spec, lines = self.spec, self.lines
+        groups: list[tuple[list[Any], list[Any]]] = []
+        pending: list[Any] = []
+        floating: list[Any] = []
+        clean = True
+        for node in nodes:
+            if not node.is_named:
+                if (
+                    node.type not in ("{", "}", ":", ";", ",", "#endif", "#else")
+                    and groups
+                    and node.start_point[0] <= _end_row(groups[-1][0][-1])
+                ):
+                    groups[-1][0].append(node)
+                continue
+            if node.type in spec.structural:
+                continue
+            srow = node.start_point[0]
+            last_row = max(_end_row(n) for n in groups[-1][0]) if groups else -1
+            if node.type in spec.comments or node.type in spec.attributes:
+                if groups and srow <= last_row and not pending:
+                    groups[-1][0].append(node)
+                else:
+                    pending.append(node)
+                continue
+            if groups and srow <= last_row and not pending:
+                groups[-1][0].append(node)
+                continue
+            lead: list[Any] = []
+            expect = srow
+            for p in reversed(pending):
+                if p.type in spec.attributes or _end_row(p) >= expect - 1:
+                    lead.insert(0, p)
+                    expect = p.start_point[0]
+                else:
+                    break
+            floating.extend(p for p in pending if p not in lead)
+            pending = []
+            groups.append(([node], lead))
+        floating.extend(pending)
+        for c in floating:
+            srow, erow = c.start_point[0], _end_row(c)
+            if not _prefix(lines, srow, c.start_point[1]).strip():
+                self.comment_rows.update(range(srow, erow + 1))
+        units = []
+        for group_nodes, lead in groups:
+            head = group_nodes[0]
+            if _prefix(lines, head.start_point[0], head.start_point[1]).strip():
+                clean = False
+            tail = group_nodes[-1]
+            rest = (
+                _suffix(lines, _end_row(tail), tail.end_point[1]).strip()
+                if tail.end_point[1]
+                else ""
+            )
+            if rest and rest.strip(";,") and not rest.startswith(("//", "#", "/*")):
+                clean = False
+            units.append(self.make(group_nodes, lead, parent, owner))
+        return units, clean
+
+
+def build_outline(lang: str, code: str, tree: Any) -> Outline:
+    """The unit tree of ``code`` (already parsed without errors by ``lang``'s grammar)."""
+    lines = code.split("\n")
+    builder = _Builder(lang, lines)
+    root = Unit("root", 0, 0, len(lines) - 1)
+    root.children, _ = builder.members(list(tree.root_node.children), root, None)
+    for child in root.children:
+        child.parent = root
+    outline = Outline(lang, builder.spec, lines, root, builder.units, builder.comment_rows)
+    outline.bases = builder.bases
+    _index(outline)
+    return outline
+
+
+def _walk(unit: Unit) -> Iterable[Unit]:
+    for child in unit.children or ():
+        yield child
+        yield from _walk(child)
+
+
+def _index(outline: Outline) -> None:
+    for unit in outline.units:
+        for name in unit.defs:
+            if unit.owner is None:
+                outline.top.setdefault(name, []).append(unit)
+            else:
+                outline.members.setdefault((unit.owner, name), []).append(unit)
+                outline.any_member.setdefault(name, []).append(unit)
+        if unit.kind == "class" and unit.scope:
+            outline.types.setdefault(unit.scope, []).append(unit)
+        if unit.kind == "class" and unit.scope and not unit.defs:  # impl blocks
+            outline.types.setdefault(unit.scope, []).append(unit)
+        if unit.kind == "func" and outline.spec.python:
+            text = "\n".join(outline.lines[unit.start : unit.last + 1])
+            for names in _PY_GLOBAL.findall(text):
+                for name in _WORD.findall(names):
+                    outline.top.setdefault(name, []).append(unit)
+        if unit.kind == "func" and unit.owner and outline.spec.name != "go":
+            pattern = _PY_SELF_ASSIGN if outline.spec.python else _JS_THIS_ASSIGN
+            text = "\n".join(outline.lines[unit.start : unit.last + 1])
+            for attr in set(pattern.findall(text)):
+                outline.attr_defs.setdefault((unit.owner, attr), []).append(unit)
+
+
+# ---------------------------------------------------------------------------- relations
+
+
+def _refs(
+    outline: Outline, unit: Unit
+) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]]:
+    if unit._refs is None:
+        end = unit.last if unit.children is None else max(unit.start, unit.head_end)
+        text = "\n".join(outline.lines[unit.start : end + 1])
+        bare = frozenset(_BARE.findall(text))
+        pairs = tuple(set(_PAIR.findall(text)))
+        selfs = frozenset(b for a, b in pairs if a in unit.self_words)
+        unit._refs = (bare, selfs, pairs)
+    return unit._refs
+
+
+def _class_of(unit: Unit) -> str | None:
+    return unit.owner
+
+
+def _deps(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
+    """Units ``unit`` refers to, with an edge cost (1 strong … 3 weak)."""
+    bare, selfs, pairs = _refs(outline, unit)
+    owner = _class_of(unit) if unit.kind != "class" else unit.scope
+    out: list[tuple[float, Unit]] = []
+    top, members = outline.top, outline.members
+    for w in bare:
+        for u in top.get(w, ()):
+            out.append((1.0, u))
+        if owner and (outline.spec.implicit_this or unit.kind == "class"):
+            for u in members.get((owner, w), ()):
+                out.append((1.0, u))
+    if owner:
+        owners = [owner, *outline.bases.get(owner, ())]
+        for w in selfs:
+            hit = False
+            for o in owners:
+                for u in members.get((o, w), ()):
+                    out.append((1.0, u))
+                    hit = True
+                if hit:
+                    break
+                defs = outline.attr_defs.get((o, w))
+                if defs:
+                    ranked = sorted(defs, key=lambda u: (u.name != "__init__", u.order))
+                    out.append((1.0, ranked[0]))
+                    out.extend((2.0, u) for u in ranked[1:])
+                    hit = True
+                    break
+            if not hit:
+                out.extend((1.0, u) for u in outline.types.get(owner, ()))
+    for a, b in pairs:
+        if a in outline.types:
+            for u in members.get((a, b), ()):
+                out.append((1.0, u))
+        elif a not in unit.self_words:
+            cands = outline.any_member.get(b, ())
+            if 0 < len(cands) <= 3:
+                out.extend((3.0, u) for u in cands)
+    if unit.kind == "func" and owner and unit.self_words:
+        for u in outline.types.get(owner, ()):
+            if u.kind == "class" and u.children is None and u is not unit.parent:
+                out.append((1.5, u))  # struct fields of Go / Rust receivers
+    return out
+
+
+def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
+    """Seed units with a starting distance: 0 for focal symbols, more for weaker hints."""
+    seeds: dict[Unit, float] = {}
+
+    def seed(u: Unit, d: float) -> None:
+        if d < seeds.get(u, 99.0):
+            seeds[u] = d
+
+    named: list[Unit] = []
+    for unit in outline.units:
+        if unit.kind in ("stmt", "import") and focus.strong.intersection(unit.defs):
+            seed(unit, 1.0)
+        if unit.kind not in ("func", "class") or not unit.name:
+            continue
+        if (unit.owner or "", unit.name) in focus.qualified or unit.name in focus.strong:
+            named.append(unit)
+        elif unit.name in focus.weak and len(unit.name) > 2:
+            seed(unit, 2.0)
+    empties = [u for u in outline.units if u.kind == "func" and u.empty and not u.abstract]
+    marked = [u for u in empties if u.empty == 2]
+    named_empty = [u for u in named if u.empty and not u.abstract]
+    if named_empty:
+        for u in named_empty:
+            seed(u, 0.0)
+        for u in named:
+            if not u.empty:
+                seed(u, 1.0)
+    else:
+        by_name: dict[str, list[Unit]] = {}
+        for u in named:
+            by_name.setdefault(u.name, []).append(u)
+        for group in by_name.values():
+            for u in group:
+                seed(u, 0.0 if len(group) <= 3 else 1.0)
+    if named:
+        if len(marked) <= 3:
+            for u in marked:
+                seed(u, 0.5)
+    elif len(empties) <= 2:
+        for u in empties:
+            seed(u, 0.0)
+    elif 0 < len(marked) <= 3:
+        for u in marked:
+            seed(u, 0.0)
+    if focus.rows:
+        for row in focus.rows:
+            best = None
+            for u in outline.units:
+                if (
+                    u.kind == "func"
+                    and u.start <= row <= u.last
+                    and (best is None or u.last - u.start < best.last - best.start)
+                ):
+                    best = u
+            if best is not None:
+                seed(best, 0.0)
+    return seeds
+
+
+_SUBWORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_STOP = frozenset(
+    {
+        "the",
+        "and",
+        "for",
+        "from",
+        "with",
+        "this",
+        "that",
+        "get",
+        "set",
+        "init",
+        "self",
+        "none",
+        "true",
+        "false",
+        "return",
+        "value",
+        "values",
+        "param",
+        "type",
+        "data",
+        "new",
+        "all",
+        "not",
+    }
+)
+
+
+def _stem(word: str) -> str:
+    """A crude stem: the first five letters (``translates`` ~ ``translate``)."""
+    return word.lower()[:5]
+
+
+def _subwords(name: str) -> list[str]:
+    return [_stem(w) for w in _SUBWORD.findall(name) if len(w) > 2 and w.lower() not in _STOP]
+
+
+def _is_docstring(outline: Outline, u: Unit) -> bool:
+    return u.kind == "stmt" and outline.lines[u.start].lstrip()[:1] in ("'", '"', "r", "u", "b")
+
+
+def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, float]:
+    """Likely dependencies of focal units whose bodies are still to be written.
+
+    An empty body references nothing yet; what it will use is guessed from the class it
+    sits in (constructor, attributes, helpers, base classes), from the file's small
+    module-level definitions, and from the words of the prose.
+    """
+    words = {_stem(w) for w in focus.weak | focus.strong if len(w) > 2 and w.lower() not in _STOP}
+    out: dict[Unit, float] = {}
+
+    def put(u: Unit, d: float) -> None:
+        if d < out.get(u, 99.0):
+            out[u] = d
+
+    def lexical(u: Unit) -> float:
+        subs = _subwords(u.name or (u.defs[0] if u.defs else ""))
+        return sum(1 for w in subs if w in words) / len(subs) if subs else 0.0
+
+    owners: dict[str, float] = {}
+    for f in focal:
+        if f.owner:
+            owners.setdefault(f.owner, 0.0)
+            for i, base in enumerate(outline.bases.get(f.owner, ())):
+                owners.setdefault(base, 0.3 + 0.1 * i)
+    # Other implementations of the same method: what they use on `self`, this one may too.
+    for f in focal:
+        if not f.owner:
+            continue
+        for a in outline.any_member.get(f.name, ()):
+            if a.owner == f.owner or a.empty:
+                continue
+            _, selfs, _ = _refs(outline, a)
+            for w in selfs:
+                for o, extra in owners.items():
+                    hits = outline.members.get((o, w)) or outline.attr_defs.get((o, w), [])[:1]
+                    for u in hits:
+                        put(u, 1.05 + extra)
+    for u in outline.units:
+        if u in focal or _is_docstring(outline, u):
+            continue
+        if u.owner in owners:
+            extra = owners[u.owner or ""]
+            if u.kind == "func":
+                d = 1.0 if u.name == "__init__" else 1.2 + 0.8 * (1 - lexical(u))
+                put(u, d + extra)
+            elif u.kind == "stmt":
+                put(u, 1.3 + extra + 0.8 * (1 - lexical(u)))
+            continue
+        if u.kind not in ("func", "class", "stmt"):
+            continue
+        lex = lexical(u)
+        if lex > 0:
+            put(u, 1.4 + 0.8 * (1 - lex) + (0.3 if u.owner else 0.0))
+        elif u.kind == "stmt" and u.owner is None and u.last - u.start < 3 and u.defs:
+            put(u, 1.8)
+    return out
+
+
+def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
+    """Distance of every reachable unit from the seeds (Dijkstra over references)."""
+    dist: dict[Unit, float] = {}
+    enclosing: set[Unit] = set()
+    for u in seeds:
+        p = u.parent
+        while p is not None:
+            enclosing.add(p)
+            p = p.parent
+    heap = [(d, u.order, u) for u, d in seeds.items()]
+    heapq.heapify(heap)
+    while heap:
+        d, _, u = heapq.heappop(heap)
+        if u in dist or (u in enclosing and u not in seeds):
+            continue
+        dist[u] = d
+        if d >= 6:
+            continue
+        nxt = list(_deps(outline, u))
+        if u.kind == "class" and u.children:
+            nxt.extend((0.5, c) for c in u.children)
+        for cost, v in nxt:
+            if v not in dist:
+                heapq.heappush(heap, (d + cost, v.order, v))
+    return dist
+
+
+# ---------------------------------------------------------------------------- rendering
+
+
+class _Costs:
+    """Estimated tokens of a unit in each mode (sum of per-line counts, memoised)."""
+
+    marker = 2
+
+    def __init__(
+        self, outline: Outline, count: Callable[[str], int], total: int | None = None
+    ) -> None:
+        self.o = outline
+        self.count = count
+        self._line_tok: dict[str, int] = {}
+        # One exact count of the whole file calibrates a per-character rate; the plan uses
+        # estimates and the rendered result is counted exactly (see ``trim_outline``).
+        chars = sum(len(line.lstrip()) for line in outline.lines)
+        total = count("\n".join(outline.lines)) if total is None else total
+        self.rate = max(0.05, (total - len(outline.lines)) / chars) if chars else 0.3
+        self._full: dict[Unit, int] = {}
+        self._sig: dict[Unit, int] = {}
+        self._struct: dict[Unit, int] = {}
+
+    def tok(self, a: int, b: int) -> int:
+        lines, rate = self.o.lines, self.rate
+        return sum(int(len(lines[r].lstrip()) * rate) + 1 for r in range(a, b + 1))
+
+    def structural(self, u: Unit) -> int:
+        n = self._struct.get(u)
+        if n is None:
+            rows = set(range(u.start, u.last + 1))
+            for c in u.children or ():
+                rows.difference_update(range(c.first, c.last + 1))
+            rows.difference_update(self.o.comment_rows)
+            lines = self.o.lines
+            n = sum(self.tok(r, r) for r in rows if lines[r].strip()) + self.marker
+            self._struct[u] = n
+        return n
+
+    def full(self, u: Unit) -> int:
+        n = self._full.get(u)
+        if n is None:
+            n = self._full[u] = self.tok(u.first, u.last)
+        return n
+
+    def sig(self, u: Unit) -> int:
+        n = self._sig.get(u)
+        if n is None:
+            n = self.tok(u.start, u.head_end) + self.marker + 1
+            if u.close >= 0:
+                n += self.tok(u.close, u.last)
+            self._sig[u] = n
+        return n
+
+
+class _Plan:
+    def __init__(self, outline: Outline, costs: _Costs) -> None:
+        self.o = outline
+        self.c = costs
+        self.mode: dict[Unit, int] = {outline.root: OPEN}
+        self.cost: dict[Unit, int] = {}
+        self.total = 0
+        self.structural = costs.structural
+        self.full = costs.full
+        self.sig = costs.sig
+
+    def current(self, u: Unit) -> int:
+        return self.cost.get(u, 0)
+
+    def _ancestors_cost(self, u: Unit) -> tuple[int, list[Unit]]:
+        need, extra, p = [], 0, u.parent
+        while p is not None and self.mode.get(p, DROP) < OPEN:
+            if p.children is None:
+                return -1, []
+            need.append(p)
+            extra += self.structural(p)
+            p = p.parent
+        if p is not None and self.mode.get(p) == FULL:
+            return -2, []
+        return extra, need
+
+    def inside_full(self, u: Unit) -> bool:
+        p = u.parent
+        while p is not None:
+            if self.mode.get(p) == FULL:
+                return True
+            p = p.parent
+        return False
+
+    def _set(self, u: Unit, mode: int, cost: int) -> None:
+        delta = cost - self.current(u)
+        self.mode[u] = mode
+        self.cost[u] = cost
+        p = u.parent
+        while p is not None:
+            self.cost[p] = self.current(p) + delta
+            p = p.parent
+        self.total += delta
+
+    def try_mode(self, u: Unit, mode: int, budget: int, force: bool = False) -> bool:
+        cur = self.mode.get(u, DROP)
+        if cur >= mode or self.inside_full(u):
+            return cur >= mode
+        if mode == SIG and not u.collapsible:
+            return False
+        if mode == OPEN and u.children is None:
+            return False
+        extra, need = self._ancestors_cost(u)
+        if extra < 0:
+            # a member of an atomic or collapsed container: raise the container instead
+            p = u.parent
+            while p is not None and p.children is None:
+                p = p.parent
+            anc = u.parent
+            while anc is not None and anc.parent is not p:
+                anc = anc.parent
+            return anc is not None and anc is not u and self.try_mode(anc, FULL, budget, force)
+        if mode == FULL:
+            new = self.full(u)
+        elif mode == SIG:
+            new = self.sig(u)
+        else:
+            new = self.structural(u) + sum(self.current(c) for c in u.children or ())
+        delta = new - self.current(u) + extra
+        if not force and self.total + delta > budget:
+            return False
+        for p in reversed(need):
+            self._set(p, OPEN, self.structural(p))
+        self._set(u, mode, new)
+        return True
+
+
+def render(outline: Outline, mode: dict[Unit, int]) -> str:
+    lines, python, comment_rows = outline.lines, outline.spec.python, outline.comment_rows
+    marker_text = "..." if python else "// …"
+    out: list[str] = []
+
+    def blank() -> None:
+        if out and out[-1].strip():
+            out.append("")
+
+    def structural(a: int, b: int) -> bool:
+        emitted = False
+        for r in range(a, b + 1):
+            if r in comment_rows:
+                continue
+            line = lines[r]
+            if line.strip():
+                out.append(line)
+                emitted = True
+            else:
+                blank()
+        return emitted
+
+    def emit(u: Unit) -> None:
+        m = mode.get(u, DROP)
+        if m == FULL:
+            out.extend(lines[u.first : u.last + 1])
+        elif m == SIG:
+            out.extend(lines[u.start : u.head_end + 1])
+            out.append(u.indent + marker_text)
+            if u.close >= 0:
+                out.extend(lines[u.close : u.last + 1])
+        elif m == OPEN:
+            cur = u.start
+            dropped_run = False
+            suite = -1
+            for c in u.children or ():
+                if structural(cur, c.first - 1) or c.suite != suite:
+                    dropped_run = False
+                suite = c.suite
+                cur = c.last + 1
+                if mode.get(c, DROP) == DROP:
+                    if not dropped_run:
+                        out.append(_indent_of(lines[c.start]) + marker_text)
+                        dropped_run = True
+                    continue
+                dropped_run = False
+                emit(c)
+            structural(cur, u.last)
+
+    emit(outline.root)
+    while out and not out[-1].strip():
+        out.pop()
+    while out and not out[0].strip():
+        out.pop(0)
+    text = "\n".join(out)
+    if lines and lines[-1] == "" and text:
+        text += "\n"
+    return text
+
+
+# ---------------------------------------------------------------------------- planning
+
+
+def _steps(
+    outline: Outline, dist: dict[Unit, float], seeds: dict[Unit, float], costs: _Costs
+) -> list[tuple[Unit, int]]:
+    """Upgrades in order of relevance: closure bodies, then signatures, then other bodies."""
+    steps: list[tuple[Unit, int]] = []
+    ranked = sorted(
+        dist.items(), key=lambda kv: (kv[1] + min(costs.full(kv[0]), 4000) / 400, kv[0].order)
+    )
+    for u, _ in ranked:
+        steps.append((u, FULL))
+    focal_rows = [u.start for u in seeds] or [0]
+    reached = set(dist)
+    focal_owners = {u.owner for u in seeds if u.owner}
+
+    def key(u: Unit) -> tuple[int, int, int]:
+        depth = 0
+        p = u.parent
+        while p is not None and p.kind != "root":
+            depth += 1
+            p = p.parent
+        near = min(abs(u.start - r) for r in focal_rows) if seeds else u.order
+        return (0 if u.owner in focal_owners else 1, depth, near)
+
+    rest = sorted((u for u in outline.units if u not in reached), key=key)
+    for u in rest:
+        if u.kind in ("func", "class") and u.collapsible:
+            steps.append((u, SIG))
+        elif u.kind in ("class", "block") and u.children is not None:
+            steps.append((u, OPEN))
+        elif u.kind == "import" or u.last - u.start < 3:
+            steps.append((u, FULL))
+    for u in rest:
+        steps.append((u, FULL))
+    return steps
+
+
+def required(outline: Outline, focal: list[Unit]) -> list[Unit]:
+    """Module-level definitions of the names the focal units use directly."""
+    enclosing = {p for f in focal for p in _ancestors(f)}
+    out: dict[Unit, None] = {}
+    if focal:
+        # names a wildcard import brings in cannot be traced: keep those imports
+        for u in outline.units:
+            if u.kind == "import" and u.owner is None and "*" in outline.lines[u.last]:
+                out[u] = None
+    for f in focal:
+        bare, _, _ = _refs(outline, f)
+        for w in sorted(bare):
+            for u in outline.top.get(w, ()):
+                if u is not f and u not in enclosing and u.kind != "block":
+                    out[u] = None
+    return list(out)
+
+
+def _ancestors(u: Unit) -> list[Unit]:
+    out, p = [], u.parent
+    while p is not None:
+        out.append(p)
+        p = p.parent
+    return out
+
+
+def plan_modes(
+    outline: Outline,
+    focal: list[Unit],
+    steps: list[tuple[Unit, int]],
+    budget: int,
+    costs: _Costs,
+) -> dict[Unit, int]:
+    """Modes for every unit: focal bodies always, then ``steps`` while they fit."""
+    plan = _Plan(outline, costs)
+    for u in sorted(focal, key=lambda u: u.order):
+        plan.try_mode(u, FULL, budget, force=True)
+    # Every module-level name a focal body uses stays defined (a signature is enough).
+    for u in required(outline, focal):
+        if not plan.try_mode(u, SIG if u.collapsible else FULL, budget, force=True):
+            plan.try_mode(u, FULL, budget, force=True)
+    for u, mode in steps:
+        if plan.total >= budget:
+            break
+        plan.try_mode(u, mode, budget)
+    return plan.mode
+
+
+def trim_outline(
+    outline: Outline,
+    focus: Focus,
+    budget: int,
+    count: Callable[[str], int],
+    total_tokens: int | None = None,
+) -> TrimResult:
+    """Render ``outline`` within ``budget`` tokens (estimated per line, then checked)."""
+    seeds = find_focal(outline, focus)
+    focal = [u for u, d in seeds.items() if d == 0.0]
+    for u, d in predicted(outline, [f for f in focal if f.empty], focus).items():
+        if d < seeds.get(u, 99.0):
+            seeds[u] = d
+    dist = relate(outline, seeds) if seeds else {}
+    costs = _Costs(outline, count, total_tokens)
+    steps = _steps(outline, dist, seeds, costs)
+    target = budget
+    code = ""
+    modes: dict[Unit, int] = {}
+    tokens = 0
+    for _ in range(4):
+        modes = plan_modes(outline, focal, steps, target, costs)
+        code = render(outline, modes)
+        tokens = count(code)
+        if tokens <= budget:
+            break
+        target -= tokens - budget + max(2, budget // 50)
+        if target <= 0:
+            break
+    kept = sum(1 for u in outline.units if modes.get(u) == FULL)
+    collapsed = sum(1 for u in outline.units if modes.get(u) == SIG)
+    dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
+    names = [f"{u.owner}.{u.name}" if u.owner else u.name for u in focal]
+    return TrimResult(code, names, tokens, kept, collapsed, dropped)
+
+
+def describe(units: Sequence[Unit]) -> list[str]:  # pragma: no cover - debugging aid
+    return [repr(u) for u in units]

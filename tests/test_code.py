@@ -1,0 +1,391 @@
+"""The code stage through the public API: what is kept, what collapses, what parses."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import ctxpress
+from ctxpress.compressor.code.fences import find_fences
+from ctxpress.compressor.code.languages import clean_parse
+
+
+def _filler(i: int, lang: str) -> str:
+    """An unrelated function with a body long enough to be worth collapsing."""
+    body = {
+        "python": "    total = 0\n"
+        + "".join(f"    total += {k} * n  # step {k}\n" for k in range(12))
+        + "    return total\n",
+        "brace": "".join(f"    acc = acc + {k} * n; // step {k}\n" for k in range(12)),
+    }
+    if lang == "python":
+        return f"def unrelated_{i}(n):\n{body['python']}\n"
+    if lang == "go":
+        return (
+            f"func unrelated{i}(n int) int {{\n\tacc := 0\n"
+            + "".join(f"\tacc = acc + {k}*n // step {k}\n" for k in range(12))
+            + "\treturn acc\n}\n\n"
+        )
+    if lang == "rust":
+        return (
+            f"fn unrelated_{i}(n: i64) -> i64 {{\n    let mut acc = 0;\n"
+            + "".join(f"    acc = acc + {k} * n; // step {k}\n" for k in range(12))
+            + "    acc\n}\n\n"
+        )
+    if lang == "java":
+        return (
+            f"    static int unrelated{i}(int n) {{\n        int acc = 0;\n"
+            + "".join(f"        acc = acc + {k} * n; // step {k}\n" for k in range(12))
+            + "        return acc;\n    }\n\n"
+        )
+    if lang in ("c", "cpp"):
+        return (
+            f"int unrelated_{i}(int n) {{\n    int acc = 0;\n{body['brace']}    return acc;\n}}\n\n"
+        )
+    # javascript / typescript / tsx
+    return f"function unrelated{i}(n) {{\n    let acc = 0;\n{body['brace']}    return acc;\n}}\n\n"
+
+
+SOURCES = {
+    "python": (
+        "python",
+        "import os\nimport sys\n\nLIMIT = 10\n\n\ndef helper(x):\n    return min(x, LIMIT)\n\n\n"
+        "{fill}"
+        "def target(x):\n    return helper(x) + len(os.sep)\n",
+        "target",
+        ["def helper(x):\n    return min(x, LIMIT)", "LIMIT = 10", "import os"],
+    ),
+    "javascript": (
+        "js",
+        "const LIMIT = 10;\n\nfunction helper(x) {\n  return Math.min(x, LIMIT);\n}\n\n{fill}"
+        "function target(x) {\n  return helper(x) + 1;\n}\n",
+        "target",
+        ["function helper(x) {\n  return Math.min(x, LIMIT);\n}", "const LIMIT = 10;"],
+    ),
+    "typescript": (
+        "ts",
+        "const LIMIT: number = 10;\n\n"
+        "function helper(x: number): number {\n  return Math.min(x, LIMIT);\n}"
+        "\n\n{fill}export function target(x: number): number {\n  return helper(x) + 1;\n}\n",
+        "target",
+        ["function helper(x: number): number {\n  return Math.min(x, LIMIT);\n}"],
+    ),
+    "tsx": (
+        "tsx",
+        "import React from 'react';\n\nfunction Label(props: { text: string }) {\n"
+        "  return <span>{props.text}</span>;\n}\n\n{fill}"
+        'export function Target(): JSX.Element {\n  return <Label text="hi" />;\n}\n',
+        "Target",
+        [
+            "function Label(props: { text: string }) {\n  return <span>{props.text}</span>;\n}",
+            "import React from 'react';",
+        ],
+    ),
+    "go": (
+        "go",
+        'package main\n\nimport "fmt"\n\nconst limit = 10\n\nfunc helper(x int) int {\n'
+        "\tif x > limit {\n\t\treturn limit\n\t}\n\treturn x\n}\n\n{fill}"
+        "func target(x int) string {\n\treturn fmt.Sprint(helper(x))\n}\n",
+        "target",
+        [
+            "func helper(x int) int {\n\tif x > limit {\n\t\treturn limit\n\t}\n\treturn x\n}",
+            "const limit = 10",
+            'import "fmt"',
+        ],
+    ),
+    "java": (
+        "java",
+        "import java.util.List;\n\npublic class Demo {\n    static final int LIMIT = 10;\n\n"
+        "    static int helper(int x) {\n        return Math.min(x, LIMIT);\n    }\n\n{fill}"
+        "    static int target(int x) {\n        return helper(x) + 1;\n    }\n}\n",
+        "target",
+        [
+            "    static int helper(int x) {\n        return Math.min(x, LIMIT);\n    }",
+            "    static final int LIMIT = 10;",
+        ],
+    ),
+    "rust": (
+        "rust",
+        "use std::cmp::min;\n\nconst LIMIT: i64 = 10;\n\nfn helper(x: i64) -> i64 {\n"
+        "    min(x, LIMIT)\n}\n\n{fill}fn target(x: i64) -> i64 {\n    helper(x) + 1\n}\n",
+        "target",
+        ["fn helper(x: i64) -> i64 {\n    min(x, LIMIT)\n}", "use std::cmp::min;"],
+    ),
+    "c": (
+        "c",
+        "#include <stdio.h>\n\n#define LIMIT 10\n\nstatic int helper(int x) {\n"
+        "    return x > LIMIT ? LIMIT : x;\n}\n\n{fill}"
+        "int target(int x) {\n    return helper(x) + 1;\n}\n",
+        "target",
+        ["static int helper(int x) {\n    return x > LIMIT ? LIMIT : x;\n}", "#define LIMIT 10"],
+    ),
+    "cpp": (
+        "cpp",
+        "#include <vector>\n\nnamespace demo {\n\nclass Box {\n public:\n  int get() const {\n"
+        "    return value_;\n  }\n\n  int other() const {\n    int acc = 0;\n"
+        + "".join(f"    acc += {k};\n" for k in range(15))
+        + "    return acc;\n  }\n\n private:\n  int value_ = 0;\n};\n\n"
+        "}  // namespace demo\n\n{fill}"
+        "int target(const demo::Box& b) {\n  return b.get() + 1;\n}\n",
+        "target",
+        ["class Box {"],
+    ),
+}
+
+
+def _ask(code: str, tag: str, question: str, fence: str = "```") -> list[dict[str, str]]:
+    return [
+        {"role": "system", "content": "You are a careful reviewer."},
+        {
+            "role": "user",
+            "content": f"Please look at this:\n{fence}{tag}\n{code}{fence}\n{question}",
+        },
+    ]
+
+
+def _block(messages: list[dict[str, str]]) -> tuple[str, str]:
+    text = messages[-1]["content"]
+    (fence,) = find_fences(text)
+    return fence.tag, text[fence.code_start : fence.code_end]
+
+
+def _budget(messages: list[dict[str, str]], code: str, share: float) -> int:
+    return ctxpress.count_tokens(messages) - int((1 - share) * ctxpress.count_tokens(code))
+
+
+@pytest.mark.parametrize("lang", sorted(SOURCES))
+def test_focal_function_kept_with_dependencies(lang: str) -> None:
+    tag, template, focal, deps = SOURCES[lang]
+    code = template.replace("{fill}", "".join(_filler(i, lang) for i in range(8)))
+    if lang == "java":
+        # fillers are class members there
+        code = template.replace("{fill}", "".join(_filler(i, "java") for i in range(8)))
+    grammar = {"js": "javascript", "ts": "typescript"}.get(tag, lang)
+    assert clean_parse(grammar, code.encode()) is not None, "fixture must parse"
+    messages = _ask(code, tag, f"Why does `{focal}` return the wrong value?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.45))
+    _, out = _block(result.messages)
+    assert len(out) < len(code) * 0.8, "the block was not trimmed"
+    assert clean_parse(grammar, out.encode()) is not None, out
+    assert f"{focal}(" in out
+    for dep in deps:
+        assert dep in out, f"{dep!r} missing from\n{out}"
+    # every kept line is a line of the input; new lines are elisions only
+    src_lines = set(code.split("\n"))
+    for line in out.split("\n"):
+        assert line in src_lines or line.strip() in ("...", "// …"), line
+    # the prose around the block is untouched
+    assert result.messages[-1]["content"].endswith(f"Why does `{focal}` return the wrong value?")
+    assert result.messages[0] is messages[0]
+
+
+def test_python_collapsed_bodies_parse_and_keep_headers() -> None:
+    code = textwrap.dedent(
+        '''\
+        import functools
+
+
+        def deco(fn):
+            @functools.wraps(fn)
+            def inner(*a):
+                return fn(*a)
+            return inner
+
+
+        class Outer:
+            """Docs."""
+
+            class Inner:
+                def nested_method(self):
+                    x = 1
+                    y = 2
+                    return x + y
+
+            @deco
+            @staticmethod
+            def decorated(a,
+                          b):
+                # a comment inside a collapsed body
+                total = a + b
+                for i in range(10):
+                    total += i
+                return total
+
+            def focus_here(self):
+                return self.Inner().nested_method()
+        '''
+    ) + "".join(_filler(i, "python") for i in range(10))
+    messages = _ask(code, "python", "What does `focus_here` return?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.35))
+    _, out = _block(result.messages)
+    assert clean_parse("python", out.encode()) is not None, out
+    compile(out, "<out>", "exec")
+    assert "    def focus_here(self):\n        return self.Inner().nested_method()" in out
+    assert "class Outer:" in out
+    # collapsed or dropped: never a partial body, never the comment of a collapsed body
+    if "def decorated(a," in out and "total = a + b" not in out:
+        assert (
+            "    @deco\n    @staticmethod\n    def decorated(a,\n"
+            "                  b):\n        ...\n" in out
+        )
+    assert "a comment inside a collapsed body" not in out or "total = a + b" in out
+    for i in range(10):
+        header = f"def unrelated_{i}(n):"
+        if header in out:
+            after = out.split(header, 1)[1].split("\n")[1]
+            assert after in ("    ...", "    total = 0")
+
+
+def test_empty_body_is_focal_without_any_mention() -> None:
+    code = (
+        "".join(_filler(i, "python") for i in range(10))
+        + "def scale(v):\n    return v * 3\n\n\n"
+        + "def todo_here(v):\n    # TODO: implement using scale\n    pass\n"
+    )
+    messages = _ask(code, "py", "Please finish the code.")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
+    _, out = _block(result.messages)
+    assert "def todo_here(v):\n    # TODO: implement using scale\n    pass" in out
+    assert "def scale(v):\n    return v * 3" in out
+
+
+def test_traceback_line_points_at_the_focal_function() -> None:
+    code = "".join(_filler(i, "python") for i in range(12)) + "def broken(x):\n    return 1 / x\n"
+    line = code.split("\n").index("def broken(x):") + 2
+    text = (
+        f"Here is `app/calc.py`:\n```python\n{code}```\nIt fails:\n"
+        f'Traceback (most recent call last):\n  File "app/calc.py", line {line}\n'
+        "ZeroDivisionError: division by zero"
+    )
+    messages = [{"role": "user", "content": text}]
+    budget = ctxpress.count_tokens(messages) - int(0.7 * ctxpress.count_tokens(code))
+    result = ctxpress.compress(messages, budget=budget)
+    _, out = _block(result.messages)
+    assert "def broken(x):\n    return 1 / x" in out
+    assert len(out) < len(code) / 2
+
+
+def test_no_focal_symbol_gives_a_signature_map() -> None:
+    code = "".join(_filler(i, "go") for i in range(20))
+    code = "package main\n\n" + code
+    messages = _ask(code, "go", "Summarise this file for me.")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.25))
+    _, out = _block(result.messages)
+    assert clean_parse("go", out.encode()) is not None, out
+    # every function keeps its signature; most bodies collapse to fit
+    for i in range(20):
+        assert f"func unrelated{i}(n int) int {{\n" in out
+    assert out.count("{\n\t// …\n}") >= 10
+    assert result.tokens_after <= _budget(messages, code, 0.25)
+
+
+def test_under_budget_passes_through_unchanged() -> None:
+    code = "".join(_filler(i, "python") for i in range(5))
+    messages = _ask(code, "python", "Look at `unrelated_1`.")
+    result = ctxpress.compress(messages, budget=10_000)
+    assert result.messages[1] is messages[1]
+
+
+def test_syntax_error_block_left_alone() -> None:
+    code = "".join(_filler(i, "python") for i in range(10)) + "def broken(:\n    return )\n"
+    messages = _ask(code, "python", "Fix `unrelated_3`.")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
+    _, out = _block(result.messages)
+    assert out == code
+    notes = [n for s in result.stages if s.name == "code" for n in s.notes]
+    assert any("does not parse" in n for n in notes)
+
+
+def test_unknown_language_left_alone() -> None:
+    code = "".join(f"(defun f{i} (x) (* x {i}))\n" for i in range(200))
+    messages = _ask(code, "lisp", "Explain `f3`.")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
+    assert result.messages[1]["content"] == messages[1]["content"]
+
+
+def test_longer_fence_with_backticks_inside_code() -> None:
+    code = (
+        'DOC = """\n```\nnot a fence end\n```\n"""\n\n\n'
+        + "".join(_filler(i, "python") for i in range(10))
+        + "def use_doc():\n    return DOC\n"
+    )
+    messages = _ask(code, "python", "What does `use_doc` return?", fence="````")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
+    tag, out = _block(result.messages)
+    assert tag == "python"
+    assert 'DOC = """\n```\nnot a fence end\n```\n"""' in out
+    assert "def use_doc():\n    return DOC" in out
+    assert clean_parse("python", out.encode()) is not None
+
+
+def test_fence_parser_follows_commonmark() -> None:
+    text = (
+        'intro\n````py title="a.py"\n```\ninside\n```\n````\nmid\n'
+        "~~~\ntilde ```\n~~~~\nend\n```js\nunclosed"
+    )
+    fences = find_fences(text)
+    assert [f.tag for f in fences] == ["py", "", "js"]
+    assert text[fences[0].code_start : fences[0].code_end] == "```\ninside\n```\n"
+    assert text[fences[1].code_start : fences[1].code_end] == "tilde ```\n"
+    assert fences[2].closed is False
+    assert text[fences[2].code_start : fences[2].code_end] == "unclosed"
+    # a backtick fence's info string may not contain a backtick: not a fence
+    assert find_fences("``` a`b\ncode\n```\n")[0].info == ""
+
+
+def test_code_in_an_earlier_message_and_content_parts() -> None:
+    code = "".join(_filler(i, "rust") for i in range(12))
+    parts = [{"type": "text", "text": f"File:\n```rust\n{code}```"}, {"type": "text", "text": "ok"}]
+    messages = [
+        {"role": "user", "content": parts},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "user", "content": "Why is `unrelated_4` slow?"},
+    ]
+    budget = ctxpress.count_tokens(messages) - int(0.6 * ctxpress.count_tokens(code))
+    result = ctxpress.compress(messages, budget=budget)
+    new_parts = result.messages[0]["content"]
+    assert new_parts[1] is parts[1]
+    (fence,) = find_fences(new_parts[0]["text"])
+    out = new_parts[0]["text"][fence.code_start : fence.code_end]
+    assert clean_parse("rust", out.encode()) is not None
+    assert "fn unrelated_4(n: i64) -> i64 {\n    let mut acc = 0;" in out
+    assert result.messages[1] is messages[1]
+    assert result.messages[2] is messages[2]
+
+
+def test_whole_file_tool_result_is_trimmed() -> None:
+    code = "".join(_filler(i, "python") for i in range(15))
+    messages = [
+        {"role": "user", "content": "Read calc.py"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "read_file", "arguments": '{"path": "calc.py"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": code},
+        {"role": "user", "content": "Is `unrelated_7` correct?"},
+    ]
+    budget = ctxpress.count_tokens(messages) - int(0.6 * ctxpress.count_tokens(code))
+    result = ctxpress.compress(messages, budget=budget)
+    out = result.messages[2]["content"]
+    assert out != code
+    assert clean_parse("python", out.encode()) is not None
+    assert "def unrelated_7(n):\n    total = 0\n" in out
+
+
+@pytest.mark.slow
+def test_huge_file_is_trimmed_and_parses() -> None:
+    code = "".join(_filler(i, "python") for i in range(4000))  # ~2 MB
+    messages = _ask(code, "python", "What does `unrelated_2500` compute?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.05))
+    _, out = _block(result.messages)
+    assert "def unrelated_2500(n):\n    total = 0\n" in out
+    assert clean_parse("python", out.encode()) is not None
+    assert result.tokens_after <= _budget(messages, code, 0.05)
