@@ -6,10 +6,12 @@ The proxy adds a config file on top (see ``middleware``); compression reads only
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEFAULT_STAGES = ("system",)
+DEFAULT_STAGES = ("system", "code", "history")
 
 
 class Config(BaseSettings):
@@ -33,6 +35,63 @@ class Config(BaseSettings):
     system_hoist_volatile: bool = Field(
         default=False,
         description="Move system-prompt lines with dates, times, UUIDs below the static lines.",
+    )
+
+    # --- code ---------------------------------------------------------------------
+    code_min_tokens: int = Field(
+        default=150, ge=1, description="Code blocks smaller than this are never trimmed."
+    )
+    code_whole_files: bool = Field(
+        default=True,
+        description="Also trim messages (not the last user one) that are a whole source file.",
+    )
+
+    # --- history --------------------------------------------------------------------
+    history_embedder: Literal["static", "minilm", "none"] = Field(
+        default="static",
+        description="Dense scorer: distilled static model (fast), MiniLM, or none (BM25 only).",
+    )
+    history_keep_recent: int = Field(
+        default=4, ge=0, description="Newest turns (or tool-call groups) always kept verbatim."
+    )
+    history_dense_weight: float = Field(
+        default=0.5, ge=0, le=1, description="Dense share of relevance; the rest is BM25."
+    )
+    history_neighbour_weight: float = Field(
+        default=0.7, ge=0, le=1, description="Share of a neighbour's relevance a turn inherits."
+    )
+    history_context_weight: float = Field(
+        default=0.5, ge=0, description="Weight of the mean relevance of the turns around a turn."
+    )
+    history_context_radius: int = Field(
+        default=2, ge=0, description="Turns on each side that count as a turn's context."
+    )
+    history_recency_weight: float = Field(
+        default=0.05, ge=0, description="Bonus for the newest turn, halving every half-life."
+    )
+    history_recency_half_life: float = Field(
+        default=20.0, gt=0, description="Recency half-life in turns."
+    )
+    history_markers: bool = Field(
+        default=True, description="Replace each dropped run by an '[N ... omitted]' message."
+    )
+    history_cache_ttl: float | None = Field(
+        default=7 * 24 * 3600.0, description="Seconds cached turn embeddings live (None: no TTL)."
+    )
+
+    # --- history: cache-aligned mode (prefix caching) -------------------------------------
+    history_mode: Literal["relevance", "aligned"] = Field(
+        default="relevance",
+        description="'aligned' keeps older history in frozen blocks so engine prefix caches hit.",
+    )
+    history_block_tokens: int = Field(
+        default=1024, ge=16, description="Aligned mode: size of a frozen history block."
+    )
+    history_tail_share: float = Field(
+        default=0.6, gt=0, lt=1, description="Aligned mode: budget share of the raw recent tail."
+    )
+    history_recall_share: float = Field(
+        default=0.15, ge=0, lt=1, description="Aligned mode: budget share of query-recalled turns."
     )
 
     # --- store ---------------------------------------------------------------------

@@ -23,6 +23,18 @@ def _system(config: Config) -> Stage:
     return SystemStage(config)
 
 
-STAGES: dict[str, StageFactory] = {"system": _system}
+def _code(config: Config) -> Stage:
+    from ctxpress.compressor.code import CodeStage
+
+    return CodeStage(config)
+
+
+def _history(config: Config) -> Stage:
+    from ctxpress.compressor.history import HistoryStage
+
+    return HistoryStage(config)
+
+
+STAGES: dict[str, StageFactory] = {"code": _code, "history": _history, "system": _system}
 
 __all__ = ["STAGES", "CompressResult", "Context", "Stage", "StageReport", "compress"]
