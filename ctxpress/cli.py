@@ -122,5 +122,67 @@ def setup() -> None:
         typer.echo(f"tiktoken {encoding}: {ensure_tiktoken_file(encoding)}")
 
 
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Bind address (default 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default 8080).")] = None,
+    config: Annotated[
+        Path | None, typer.Option(help="Config file (TOML or YAML); else CTXPRESS_CONFIG.")
+    ] = None,
+) -> None:
+    """Run the OpenAI-compatible proxy (flags > CTXPRESS_* env > config file)."""
+    from ctxpress.middleware.serve import serve as run_proxy
+
+    try:
+        run_proxy(host=host, port=port, config=config)
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def warm(
+    file: Annotated[Path, typer.Argument(help="JSON list of system prompts (strings).")],
+    model: Annotated[str, typer.Option(help="Model whose replicas get warmed.")],
+    url: Annotated[str, typer.Option(help="Base URL of a running ctxpress proxy.")] = (
+        "http://127.0.0.1:8080"
+    ),
+    api_key: Annotated[
+        str | None, typer.Option(envvar="CTXPRESS_API_KEY", help="Proxy API key, if enabled.")
+    ] = None,
+) -> None:
+    """Register system prompts with a running proxy and warm every replica of MODEL."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        prompts = json.loads(file.read_text("utf-8"))
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        _fail(f"{file} is not valid JSON: {exc}")
+    if not isinstance(prompts, list) or not all(isinstance(p, str) and p for p in prompts):
+        _fail(f"{file} must hold a JSON list of non-empty strings")
+    table = Table(title=f"ctxpress warm ({model})")
+    for column in ("prefix id", "tokens", "new", "replicas warmed"):
+        table.add_column(column)
+    headers = {"content-type": "application/json"}
+    if api_key:
+        headers["authorization"] = f"Bearer {api_key}"
+    for text in prompts:
+        body = json.dumps({"text": text, "model": model}).encode()
+        request = urllib.request.Request(f"{url.rstrip('/')}/v1/prefixes", body, headers)
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                entry = json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            _fail(f"proxy answered {exc.code}: {exc.read().decode(errors='replace')[:300]}")
+        except (urllib.error.URLError, OSError) as exc:
+            _fail(f"cannot reach the proxy at {url}: {exc}")
+        table.add_row(
+            entry["id"], str(entry["tokens"]), str(entry["created"]), str(entry["warmed"])
+        )
+    console.print(table)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()
