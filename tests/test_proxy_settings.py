@@ -25,11 +25,6 @@ def test_upstream_variable_alone_is_a_full_config(monkeypatch: pytest.MonkeyPatc
     assert (settings.host, settings.port) == ("127.0.0.1", 8080)
 
 
-def test_no_upstream_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="CTXPRESS_UPSTREAM"):
-        load_settings()
-
-
 TOML = """
 port = 9000
 api_keys = ["k1"]
@@ -98,3 +93,12 @@ def test_proxy_defaults_to_cache_aligned_history(monkeypatch: pytest.MonkeyPatch
     assert ProxySettings(**file_says).compressor_config().history_mode == "relevance"
     monkeypatch.setenv("CTXPRESS_HISTORY_MODE", "relevance")
     assert ProxySettings(**base).compressor_config().history_mode == "relevance"
+
+
+def test_no_upstream_configured_means_a_local_engine_on_port_8000(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("CTXPRESS_UPSTREAM", "CTXPRESS_UPSTREAMS", "CTXPRESS_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    groups = load_settings().groups
+    assert [(g.name, g.urls) for g in groups] == [("default", ["http://127.0.0.1:8000/v1"])]

@@ -19,6 +19,8 @@ from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource
 
 from ctxpress.config import Config
 
+DEFAULT_UPSTREAM = "http://127.0.0.1:8000/v1"
+
 
 def _split(value: Any) -> Any:
     """Accept ``"a,b"`` as well as a list: environment variables are flat strings."""
@@ -198,9 +200,6 @@ def load_settings(config_file: str | Path | None = None, **overrides: Any) -> Pr
     extra = {k: v for k, v in overrides.items() if v is not None}
     if extra:
         settings = settings.model_copy(update=extra)
-    if not settings.groups:
-        raise ValueError(
-            "no upstream configured: set CTXPRESS_UPSTREAM=http://host:port/v1 "
-            "or add [[upstreams]] to the config file"
-        )
+    if not settings.groups:  # a local engine on vLLM's default port
+        settings = settings.model_copy(update={"upstream": [DEFAULT_UPSTREAM]})
     return settings
