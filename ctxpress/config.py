@@ -90,8 +90,14 @@ class Config(BaseSettings):
     history_tail_share: float = Field(
         default=0.6, gt=0, lt=1, description="Aligned mode: budget share of the raw recent tail."
     )
+    history_recall_min_score: float = Field(
+        default=0.8,
+        ge=0,
+        le=1,
+        description="Aligned mode: recall only turns scoring at least this share of the best.",
+    )
     history_recall_share: float = Field(
-        default=0.15, ge=0, lt=1, description="Aligned mode: budget share of query-recalled turns."
+        default=0.3, ge=0, lt=1, description="Aligned mode: budget share of query-recalled turns."
     )
 
     # --- store ---------------------------------------------------------------------

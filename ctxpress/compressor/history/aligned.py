@@ -166,12 +166,15 @@ def aligned_history(
     store = FrozenBlocks(ctx, config, marker_cost)
     keep_units = [True] * len(units)
     for level in range(_MAX_LEVEL + 1):
-        # Level L renders runs of 2^L blocks (the last run may be partial) to about
-        # one block's worth of tokens each, so granularity stays at whole turns.
+        # Level L renders runs of 2^L blocks to about one block's worth of tokens each,
+        # so granularity stays at whole turns. The blocks after the last complete run are
+        # rendered one by one, so freezing one more block leaves the earlier bytes alone.
+        size = 2**level
+        whole = frozen - frozen % size
         groups = [
-            [u for block in layout.blocks[k : min(k + 2**level, frozen)] for u in block]
-            for k in range(0, frozen, 2**level)
-        ]
+            [u for block in layout.blocks[k : k + size] for u in block]
+            for k in range(0, whole, size)
+        ] + [layout.blocks[k] for k in range(whole, frozen)]
         for group in groups:
             flags = store.get([texts[i] for i in group], [costs[i] for i in group], level)
             for i, flag in zip(group, flags, strict=True):
@@ -199,7 +202,10 @@ def aligned_history(
     # rather than fill the budget (tokens not sent cost nothing).
     room = min(available - history_cost, recall_budget) - 2 * marker_cost
     recalled: list[int] = []
+    floor_score = config.history_recall_min_score * float(scores.max(initial=0.0))
     for i in np.argsort(-scores, kind="stable"):
+        if scores[i] < floor_score:
+            break
         if not keep_units[i] and costs[i] + (marker_cost if alternating else 0) <= room:
             recalled.append(int(i))
             room -= costs[i] + (marker_cost if alternating else 0)
