@@ -37,7 +37,7 @@ def _check_parts(i: int, role: str, parts: list[Any]) -> None:
         if not isinstance(part, dict):
             raise _fail(i, where, "must be an object")
         kind = part.get("type")
-        if kind not in allowed:
+        if not isinstance(kind, str) or kind not in allowed:
             raise _fail(i, f"{where}.type", f"{kind!r} is not allowed for role {role!r}")
         if kind == "text" and not isinstance(part.get("text"), str):
             raise _fail(i, f"{where}.text", "must be a string")
@@ -79,7 +79,7 @@ def validate_messages(messages: Any) -> list[Message]:
         if not isinstance(msg, dict):
             raise ValueError(f"messages[{i}]: must be an object, got {type(msg).__name__}")
         role = msg.get("role")
-        if role not in ROLES:
+        if not isinstance(role, str) or role not in ROLES:
             raise _fail(i, "role", f"{role!r} is not one of {', '.join(sorted(ROLES))}")
         if "name" in msg and not isinstance(msg["name"], str):
             raise _fail(i, "name", "must be a string")
@@ -94,8 +94,12 @@ def validate_messages(messages: Any) -> list[Message]:
             _check_parts(i, role, content)
         elif not isinstance(content, str):
             raise _fail(i, "content", "must be a string or a list of content parts")
-        if role == "assistant" and msg.get("tool_calls") is not None:
-            open_calls.update(_check_tool_calls(i, msg["tool_calls"]))
+        if msg.get("tool_calls") is not None:  # text access reads them on any role
+            ids = _check_tool_calls(i, msg["tool_calls"])
+            if role == "assistant":
+                open_calls.update(ids)
+        if msg.get("function_call") is not None and not isinstance(msg["function_call"], dict):
+            raise _fail(i, "function_call", "must be an object")
         if role == "tool":
             call_id = msg.get("tool_call_id")
             if not isinstance(call_id, str):

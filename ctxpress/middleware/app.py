@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -28,6 +29,7 @@ from ctxpress.compressor import STAGES
 from ctxpress.compressor.pipeline import CompressResult, compress
 from ctxpress.config import Config
 from ctxpress.messages import SYSTEM_ROLES, content_text, validate_messages
+from ctxpress.middleware import openapi
 from ctxpress.middleware.affinity import affinity_key
 from ctxpress.middleware.errors import ProxyError, error_body, from_value_error, invalid
 from ctxpress.middleware.metrics import CONTENT_TYPE, Metrics
@@ -56,6 +58,7 @@ log = logging.getLogger("ctxpress.proxy")
 access = logging.getLogger("ctxpress.access")
 
 _JSON = [(b"content-type", b"application/json")]
+_PREFIX_ID = re.compile(r"[0-9a-f]{32}")
 _SSE_HEADERS = [(b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]
 # Upstream response headers the proxy recomputes or must not relay.
 _DROP_RESPONSE = frozenset(
@@ -139,6 +142,7 @@ class ProxyApp:
             min_tokens=settings.warmup_min_tokens,
         )
         self._keys = [k.encode() for k in settings.api_keys]
+        self._store_failures = 0  # breaker failures already added to the store_errors metric
         self._started = False
         self._fixed: dict[str, Callable[[Scope, Receive, Send], Awaitable[None]]] = {
             "/v1/chat/completions": self._chat,
@@ -149,6 +153,7 @@ class ProxyApp:
             "/health": self._health,
             "/ready": self._ready,
             "/metrics": self._metrics,
+            "/openapi.json": self._openapi,
         }
 
     # --- ASGI entry -------------------------------------------------------------------
@@ -219,8 +224,16 @@ class ProxyApp:
         await _send_json(send, 200 if ready else 503, body)
 
     async def _metrics(self, scope: Scope, receive: Receive, send: Send) -> None:
+        breaker = getattr(self.store, "breaker", None)  # only with Redis configured
+        failures = getattr(breaker, "failures", 0)
+        if isinstance(failures, int) and failures > self._store_failures:
+            self.metrics.store_errors.inc(failures - self._store_failures)
+            self._store_failures = failures
         body = self.metrics.exposition()
         await _send_json(send, 200, body, [(b"content-type", CONTENT_TYPE.encode())])
+
+    async def _openapi(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await _send_json(send, 200, openapi.document())
 
     async def _models(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["method"] != "GET":
@@ -304,7 +317,10 @@ class ProxyApp:
                     "ctxpress.stages", f"unknown stage(s) {unknown}; known {sorted(STAGES)}"
                 )
             stages = tuple(stages)
-        return budget, stages, ctl.get("enabled", True) is not False
+        enabled = ctl.get("enabled", True)
+        if not isinstance(enabled, bool):
+            raise invalid("ctxpress.enabled", "must be a boolean")
+        return budget, stages, enabled
 
     def _budget(self, model: str, data: dict[str, Any], budget: int | None) -> int | None:
         """Request budget, else CTXPRESS_BUDGET, else context length − max_tokens."""
@@ -437,8 +453,9 @@ class ProxyApp:
         if not isinstance(ctl, dict) or "prefix" not in ctl:
             return None
         pid = ctl.pop("prefix")
-        if not isinstance(pid, str):
-            raise invalid("ctxpress.prefix", "must be a prefix id string")
+        if not isinstance(pid, str) or not _PREFIX_ID.fullmatch(pid):
+            # Ids are content hashes; anything else never reaches a store key.
+            raise invalid("ctxpress.prefix", "must be a prefix id (32 hex digits)")
         entry = await self.registry.get(pid, tenant)
         if entry is None:
             raise invalid("ctxpress.prefix", f"unknown prefix id {pid!r}; register it first")
@@ -479,6 +496,8 @@ class ProxyApp:
             raise invalid("text", "is required: the system prompt to register")
         if model is not None and not isinstance(model, str):
             raise invalid("model", "must be a string")
+        if not isinstance(data.get("warm", True), bool):
+            raise invalid("warm", "must be a boolean")
         tokens = get_counter(model, self.config).text(text)
         entry, created = await self.registry.register(text, tokens, req.tenant)
         warmed = 0

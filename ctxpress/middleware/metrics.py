@@ -100,6 +100,11 @@ class Metrics:
             "ctxpress_rejected", "Requests refused by the proxy (queue full, auth, body size).",
             ["reason"], registry=r,
         )  # fmt: skip
+        self.store_errors = Counter(
+            "ctxpress_store_errors",
+            "Redis errors answered from the in-memory store instead (requests never fail on them).",
+            registry=r,
+        )  # fmt: skip
         self.routed = Counter(
             "ctxpress_routed", "Difficulty-routing decisions, by alias and chosen model.",
             ["alias", "model"], registry=r,
