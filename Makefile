@@ -9,7 +9,7 @@ CACHE  := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ctxpress
 # extra pins an older transformers, so it runs in a venv of its own.
 STATIC := $(CACHE)/models/minilm-static-v1/model.safetensors
 
-.PHONY: setup run demo test lint clean
+.PHONY: setup run demo test lint soak clean
 
 setup: $(STAMP) $(STATIC)
 
@@ -41,6 +41,10 @@ lint: setup
 
 test: lint
 	$(BIN)/pytest -q
+
+# Five minutes of 64 concurrent clients through the proxy (BENCHMARKS.md-style soak).
+soak: setup
+	$(BIN)/python benchmarks/soak.py
 
 clean:
 	rm -rf $(VENV) .venv-distill .pytest_cache .mypy_cache .ruff_cache
