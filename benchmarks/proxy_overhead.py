@@ -26,60 +26,24 @@ import json
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import orjson
+from _procs import free_port, process, wait_http
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "proxy_overhead.json"
 BIN = Path(sys.executable).parent
 MODEL = "fake-model"
 MARKER = re.compile(rb"s\d+-[0-9a-f]{6}")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_http(url: str, timeout: float = 60, proc: subprocess.Popen[bytes] | None = None) -> None:
-    import urllib.request
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            break
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                if r.status < 500:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not come up")
-
-
-@contextmanager
-def process(cmd: list[str], log: Path, env: dict[str, str] | None = None) -> Any:
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        try:
-            yield proc
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
 
 
 def body(marker: str, stream: bool = False) -> bytes:
@@ -280,7 +244,7 @@ def main() -> None:
                 )
             )
             try:
-                wait_http(f"http://127.0.0.1:{ll_port}/health/liveliness", 180, ll_proc)
+                wait_http(f"http://127.0.0.1:{ll_port}/health/liveliness", ll_proc, 180)
                 targets["litellm"] = f"http://127.0.0.1:{ll_port}/v1/chat/completions"
             except RuntimeError:
                 print(f"litellm did not start; see {logs / 'litellm.log'}", file=sys.stderr)
