@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,3 +28,17 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"needs {path} (the team's shared data), which is absent here")
     return path
+
+
+def run_example(script: str, *args: str) -> tuple[str, int, int]:
+    """Run ``examples/<script>`` as a user would; its output and tokens before/after."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    match = re.search(r"tokens before: (\d+)\s+after: (\d+)", out)
+    assert match, out
+    return out, int(match[1]), int(match[2])

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_example
 
 import ctxpress
 
@@ -283,14 +282,6 @@ def test_with_contextual_compression_retriever() -> None:
 
 
 def test_example_runs() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "langchain_chat.py")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
-    match = re.search(r"tokens before: (\d+)\s+after: (\d+)", out)
-    assert match, out
-    assert int(match[2]) <= int(match[1])
+    out, before, after = run_example("langchain_chat.py")
+    assert after <= before
     assert re.search(r"documents: \d+ tokens -> \d+ tokens", out), out

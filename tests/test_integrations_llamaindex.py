@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_example
 
 import ctxpress
 
@@ -209,14 +208,6 @@ def test_postprocessor_in_a_query_engine() -> None:
 
 
 def test_example_runs() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "llamaindex_chat.py")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
-    match = re.search(r"tokens before: (\d+)\s+after: (\d+)", out)
-    assert match, out
-    assert int(match[2]) <= int(match[1])
+    out, before, after = run_example("llamaindex_chat.py")
+    assert after <= before
     assert re.search(r"nodes: \d+ tokens -> \d+ tokens", out), out

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import copy
 import importlib.util
-import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_example
 
 import ctxpress
 
@@ -247,16 +245,8 @@ def test_on_compress_sees_every_report(stub: Any, messages: list[dict[str, Any]]
 
 
 def test_example_runs(stub: Any) -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "openai_wrap.py"), "--base-url", stub.base_url],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
-    match = re.search(r"tokens before: (\d+)\s+after: (\d+)", out)
-    assert match, out
-    assert int(match[2]) <= int(match[1])
+    _, before, after = run_example("openai_wrap.py", "--base-url", stub.base_url)
+    assert after <= before
     assert len(stub.requests) == 3  # plain, streamed, async with compression off
     assert stub.requests[0]["messages"] == stub.requests[1]["messages"]
 
