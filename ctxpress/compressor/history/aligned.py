@@ -40,6 +40,8 @@ from ctxpress.store import Keys, digest
 # Bump when the frozen rendering changes: old blocks must not be reused.
 ALGO_VERSION = "aligned-1"
 _MAX_LEVEL = 8
+# Fills a role gap between recalled turns of alternating chats (no count: they are not a run).
+RECALL_MARKER = "[earlier messages omitted]"
 
 
 @dataclass(frozen=True)
@@ -124,9 +126,6 @@ def _filled(extra: list[Message], before: str | None, after: str | None) -> list
             out.append(msg)
         prev = role
     return out
-
-
-RECALL_MARKER = "[earlier messages omitted]"
 
 
 def aligned_history(
