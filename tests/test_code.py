@@ -250,6 +250,48 @@ def test_empty_body_is_focal_without_any_mention() -> None:
     assert "def scale(v):\n    return v * 3" in out
 
 
+def test_name_bound_by_global_in_another_function_stays_defined() -> None:
+    setup = "def setup():\n    global screen\n    screen = make_screen()\n" + "".join(
+        f"    screen.layer({k})  # layer {k}\n" for k in range(12)
+    )
+    code = (
+        "".join(_filler(i, "python") for i in range(10))
+        + setup
+        + "\n\ndef redraw():\n    screen.paint()\n"
+    )
+    messages = _ask(code, "py", "What does `redraw` do?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.05))
+    _, out = _block(result.messages)
+    # the body holding the `global` statement is the only definition of `screen`
+    assert setup in out
+    assert "def redraw():\n    screen.paint()" in out
+
+
+def test_helper_the_sibling_methods_share_is_kept_for_an_empty_method() -> None:
+    fill = "".join(
+        f"    def other_{i}(self, n):\n        self.items.append({i} * n)\n\n" for i in range(12)
+    )
+    locate = "".join(f"        n = self.items.index(n, {k})  # probe {k}\n" for k in range(8))
+    users = "".join(
+        f"    def use_{i}(self, n):\n        return self._locate(n) + {i}\n\n" for i in range(3)
+    )
+    code = (
+        "class Store:\n    def __init__(self):\n        self.items = []\n\n"
+        "    def _locate(self, n):\n"
+        + locate
+        + "        return n\n\n"
+        + fill
+        + users
+        + "    def remove(self, n):\n        pass\n"
+    )
+    messages = _ask(code, "py", "Implement `remove`: delete the item n.")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.4))
+    _, out = _block(result.messages)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert "    def _locate(self, n):\n" + locate + "        return n\n" in out
+    assert "    def remove(self, n):\n        pass" in out
+
+
 def test_traceback_line_points_at_the_focal_function() -> None:
     code = "".join(_filler(i, "python") for i in range(12)) + "def broken(x):\n    return 1 / x\n"
     line = code.split("\n").index("def broken(x):") + 2

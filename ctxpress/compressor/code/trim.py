@@ -742,7 +742,13 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
             seed(unit, 2.0)
     empties = [u for u in outline.units if u.kind == "func" and u.empty and not u.abstract]
     marked = [u for u in empties if u.empty == 2]
-    named_empty = [u for u in named if u.empty and not u.abstract]
+    # A base-class stub that a subclass in the file overrides is an interface, not the task.
+    overridden = {
+        (b, u.name) for u in named if u.owner for b in outline.bases.get(u.owner, ()) if b
+    }
+    named_empty = [
+        u for u in named if u.empty and not u.abstract and (u.owner, u.name) not in overridden
+    ]
     if named_empty:
         for u in named_empty:
             seed(u, 0.0)
@@ -824,6 +830,10 @@ def _is_docstring(outline: Outline, u: Unit) -> bool:
     return u.kind == "stmt" and outline.lines[u.start].lstrip()[:1] in ("'", '"', "r", "u", "b")
 
 
+# Distance taken off a class member per attribute it defines first, and at most.
+_ATTR_STEP, _ATTR_MAX = 0.06, 0.6
+
+
 def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, float]:
     """Likely dependencies of focal units whose bodies are still to be written.
 
@@ -861,6 +871,18 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
                     hits = outline.members.get((o, w)) or outline.attr_defs.get((o, w), [])[:1]
                     for u in hits:
                         put(u, 1.05 + extra)
+    # Which member first defines each attribute (the constructor, usually) and how often
+    # the other methods use each member: helpers they lean on are likely helpers here too.
+    attrs: dict[Unit, int] = {}
+    for (o, _), defs in outline.attr_defs.items():
+        if o in owners and defs:
+            first = min(defs, key=lambda u: (u.name != "__init__", u.order))
+            attrs[first] = attrs.get(first, 0) + 1
+    used: dict[str, int] = {}
+    for u in outline.units:
+        if u.owner in owners and u.kind == "func" and u not in focal:
+            for w in _refs(outline, u)[1]:
+                used[w] = used.get(w, 0) + 1
     for u in outline.units:
         if u in focal or _is_docstring(outline, u):
             continue
@@ -868,6 +890,10 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
             extra = owners[u.owner or ""]
             if u.kind == "func":
                 d = 1.0 if u.name == "__init__" else 1.2 + 0.8 * (1 - lexical(u))
+                d -= min(1.0, 0.3 * used.get(u.name, 0))
+                # the constructor (or setup helper) that defines many attributes is the
+                # class's data model: worth its size for a body still to be written
+                d -= min(_ATTR_MAX, _ATTR_STEP * attrs.get(u, 0))
                 put(u, d + extra)
             elif u.kind == "stmt":
                 put(u, 1.3 + extra + 0.8 * (1 - lexical(u)))
@@ -1104,14 +1130,28 @@ def render(outline: Outline, mode: dict[Unit, int]) -> str:
 # ---------------------------------------------------------------------------- planning
 
 
+# Rank taken off a module-level function per function that calls it, and at most.
+_CALL_STEP, _CALL_MAX = 0.1, 0.5
+
+
 def _steps(
     outline: Outline, dist: dict[Unit, float], seeds: dict[Unit, float], costs: _Costs
 ) -> list[tuple[Unit, int]]:
     """Upgrades in order of relevance: closure bodies, then signatures, then other bodies."""
     steps: list[tuple[Unit, int]] = []
-    ranked = sorted(
-        dist.items(), key=lambda kv: (kv[1] + min(costs.full(kv[0]), 4000) / 400, kv[0].order)
-    )
+    # Module-level helpers many functions call are likely helpers of the focal one too.
+    calls: dict[str, int] = {}
+    for u in dist:
+        if u.kind == "func":
+            for w in _refs(outline, u)[0]:
+                calls[w] = calls.get(w, 0) + 1
+
+    def rank(u: Unit, d: float) -> float:
+        if u.owner is None and u.kind == "func":
+            d -= min(_CALL_MAX, _CALL_STEP * calls.get(u.name, 0))
+        return d + min(costs.full(u), 4000) / 400
+
+    ranked = sorted(dist.items(), key=lambda kv: (rank(kv[0], kv[1]), kv[0].order))
     for u, _ in ranked:
         steps.append((u, FULL))
     focal_rows = [u.start for u in seeds] or [0]
@@ -1140,22 +1180,26 @@ def _steps(
     return steps
 
 
-def required(outline: Outline, focal: list[Unit]) -> list[Unit]:
-    """Module-level definitions of the names the focal units use directly."""
+def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
+    """Module-level definitions of the names the focal units use directly.
+
+    The flag says the body must stay: a function that binds the name with ``global``
+    defines it only in its body.
+    """
     enclosing = {p for f in focal for p in _ancestors(f)}
-    out: dict[Unit, None] = {}
+    out: dict[Unit, bool] = {}
     if focal:
         # names a wildcard import brings in cannot be traced: keep those imports
         for u in outline.units:
             if u.kind == "import" and u.owner is None and "*" in outline.lines[u.last]:
-                out[u] = None
+                out[u] = False
     for f in focal:
         bare, _, _ = _refs(outline, f)
         for w in sorted(bare):
             for u in outline.top.get(w, ()):
                 if u is not f and u not in enclosing and u.kind != "block":
-                    out[u] = None
-    return list(out)
+                    out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
+    return list(out.items())
 
 
 def _ancestors(u: Unit) -> list[Unit]:
@@ -1178,8 +1222,8 @@ def plan_modes(
     for u in sorted(focal, key=lambda u: u.order):
         plan.try_mode(u, FULL, budget, force=True)
     # Every module-level name a focal body uses stays defined (a signature is enough).
-    for u in required(outline, focal):
-        if not plan.try_mode(u, SIG if u.collapsible else FULL, budget, force=True):
+    for u, body in required(outline, focal):
+        if not plan.try_mode(u, SIG if u.collapsible and not body else FULL, budget, force=True):
             plan.try_mode(u, FULL, budget, force=True)
     for u, mode in steps:
         if plan.total >= budget:
