@@ -109,7 +109,20 @@ class _Proxy:
         return self._ctxpress_inner
 
 
-class _Completions(_Proxy):
+class _ResponseViews(_Proxy):
+    """``.with_raw_response`` / ``.with_streaming_response`` built around this wrapper."""
+
+    @property
+    def with_raw_response(self) -> Any:
+        # The SDK's view classes only call ``.create``/``.parse`` on what they are given.
+        return type(self._ctxpress_inner.with_raw_response)(self)
+
+    @property
+    def with_streaming_response(self) -> Any:
+        return type(self._ctxpress_inner.with_streaming_response)(self)
+
+
+class _Completions(_ResponseViews):
     def __init__(self, inner: Any, options: Options, state: _State) -> None:
         self._ctxpress_inner = inner
         self._ctxpress_options = options
@@ -126,15 +139,6 @@ class _Completions(_Proxy):
 
     def stream(self, *args: Any, **kwargs: Any) -> Any:
         return self._ctxpress_inner.stream(*args, **self._ctxpress_prepare(kwargs))
-
-    @property
-    def with_raw_response(self) -> Any:
-        # The SDK's view classes only call ``.create``/``.parse`` on what they are given.
-        return type(self._ctxpress_inner.with_raw_response)(self)
-
-    @property
-    def with_streaming_response(self) -> Any:
-        return type(self._ctxpress_inner.with_streaming_response)(self)
 
 
 class _AsyncStreamManager:
@@ -172,7 +176,7 @@ class _AsyncCompletions(_Completions):
         return _AsyncStreamManager(open_manager)
 
 
-class _Chat(_Proxy):
+class _Chat(_ResponseViews):
     def __init__(self, inner: Any, completions: _Completions) -> None:
         self._ctxpress_inner = inner
         self._ctxpress_completions = completions
@@ -180,14 +184,6 @@ class _Chat(_Proxy):
     @property
     def completions(self) -> _Completions:
         return self._ctxpress_completions
-
-    @property
-    def with_raw_response(self) -> Any:
-        return type(self._ctxpress_inner.with_raw_response)(self)
-
-    @property
-    def with_streaming_response(self) -> Any:
-        return type(self._ctxpress_inner.with_streaming_response)(self)
 
 
 class CompressingClient(_Proxy):
