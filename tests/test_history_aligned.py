@@ -111,3 +111,34 @@ def test_under_budget_passes_through_and_tiny_budget_keeps_protected() -> None:
     assert result.messages == chat
     tiny = ctxpress.compress(ask(conversation(60), "ok?"), budget=40, config=ALIGNED)
     assert tiny.messages[0]["role"] == "system" and tiny.messages[-1]["content"] == "ok?"
+
+
+def test_a_long_conversation_under_a_small_budget_stays_aligned() -> None:
+    """Hundreds of frozen blocks under a budget too small to show any of them: the frozen
+    region shrinks to one marker instead of abandoning the stable layout."""
+    chat = ask(conversation(900), "What happened to ticket 1049?")
+    config = Config(history_mode="aligned", history_block_tokens=128)
+    result = ctxpress.compress(chat, budget=900, config=config, cache=MemoryCache())
+    validate_messages(result.messages)
+    assert result.tokens_after <= 900
+    note = result.stages[-1].notes[-1]
+    assert note.startswith("aligned:"), note
+    assert alternates(result.messages) == alternates(chat)
+    assert any(m is chat[-2] for m in result.messages)  # the newest turn is in the raw tail
+
+
+def test_question_length_does_not_move_the_frozen_boundary() -> None:
+    """The raw tail is sized without the question, so a long question after a short one
+    keeps the same frozen blocks (and the engine's cached prefix)."""
+    history = conversation(160)
+    short, long_ = "Ticket 1049?", "What happened to ticket 1049 " + "and why " * 60 + "?"
+    cache = MemoryCache()
+    layouts = []
+    for question in (short, long_):
+        result = ctxpress.compress(
+            ask(history, question), budget=1500, config=ALIGNED, cache=cache
+        )
+        assert result.tokens_after <= 1500
+        layouts.append(result.stages[-1].notes[-1].split(",")[0])
+    assert layouts[0] == layouts[1]
+    assert layouts[0].startswith("aligned:")

@@ -2,24 +2,28 @@
 
 Relevance selection picks different turns for every question, so the prompt of
 turn N+1 shares almost nothing with turn N beyond the system prompt and the
-engine's prefix cache misses. This mode lays the prompt out as
+engine's prefix cache misses. A sliding window misses too: it drops the oldest
+turn at the front, and everything after it moves. This mode lays the prompt out as
 
-    [system] [frozen block 0] … [frozen block F-1] [raw tail] [recalled turns] [question]
+    [system] [frozen blocks] [raw tail] [recalled turns] [question]
 
 * History units are cut into blocks of about ``history_block_tokens`` from the
-  start of the conversation. A block is complete once it reached that size, and a
-  complete block never changes: its boundaries depend only on the turns before it.
-* Blocks older than the raw tail are frozen: rendered once at the current level
-  (level L keeps about 2^-L of the block's tokens, its most informative whole units,
-  chosen without looking at the question) and stored under a hash of the original
-  span, so every request and every proxy instance renders the same bytes.
-* The level rises only when the frozen region outgrows its share of the budget:
-  a rare, deliberate cache miss, after which the prefix is stable again.
-* The question-specific part comes last: the older units most relevant to the
-  question that the frozen blocks dropped, in their original order.
-
-Request N+1 therefore repeats request N up to the end of its raw tail; only the
-newest turns, the recalled units and the question are new to the engine.
+  start of the conversation. A complete block never changes: its boundaries depend
+  only on the turns before it.
+* The raw tail holds the newest turns verbatim, up to ``history_tail_share`` of the
+  budget (measured without the question, so question length never moves it). When
+  it outgrows that, its oldest blocks are frozen: the tail then restarts about one
+  block smaller and grows again by appends only. Each freeze is one cache break per
+  block of conversation; between freezes request N+1 repeats request N up to the
+  end of its tail.
+* Frozen blocks are rendered once at the current level (level L keeps about 2^-L
+  of a run of 2^L blocks, its most informative whole units, chosen without looking
+  at the question) within ``history_frozen_share`` of the budget, and stored under
+  a hash of the original span, so every request and every proxy instance renders
+  the same bytes. The level rises only when the frozen region outgrows its share;
+  past the last level the frozen region is one omission marker.
+* The question-specific part comes last: older units the prompt dropped that score
+  higher than what it shows, within ``history_recall_share``, in original order.
 """
 
 from __future__ import annotations
@@ -148,60 +152,43 @@ def aligned_history(
     """
     assert ctx.budget is not None
     available = ctx.budget - floor
+    first, end = units[0][0], units[-1][-1] + 1
+    # Shares of the budget without the question, so a longer or shorter question does
+    # not move the frozen boundary (and break the cache) from one request to the next.
+    base = available + sum(ctx.counter.message(m) for m in messages[end:])
+    frozen_budget = int(base * config.history_frozen_share)
+    tail_budget = min(int(base * config.history_tail_share), base - frozen_budget)
     layout = cut_blocks(costs, config.history_block_tokens)
-    tail_budget = int(available * config.history_tail_share)
-    recall_budget = int(available * config.history_recall_share)
-    frozen_budget = available - tail_budget - recall_budget
     frozen, suffix = 0, sum(costs)
     while suffix > tail_budget and frozen < layout.complete:
         suffix -= sum(costs[i] for i in layout.blocks[frozen])
         frozen += 1
-    if suffix > tail_budget + recall_budget:
-        return None
-    first, end = units[0][0], units[-1][-1] + 1
-    # Message boundaries of the frozen blocks, then the raw tail: each block is rendered
-    # on its own, so its markers (and bytes) never depend on the blocks after it.
-    tail = units[layout.blocks[frozen][0]][0] if frozen < len(layout.blocks) else end
     store = FrozenBlocks(ctx, config, marker_cost)
-    keep_units = [True] * len(units)
-    for level in range(_MAX_LEVEL + 1):
-        # Level L renders runs of 2^L blocks to about one block's worth of tokens each,
-        # so granularity stays at whole turns. The blocks after the last complete run are
-        # rendered one by one, so freezing one more block leaves the earlier bytes alone.
-        size = 2**level
-        whole = frozen - frozen % size
-        groups = [
-            [u for block in layout.blocks[k : k + size] for u in block]
-            for k in range(0, whole, size)
-        ] + [layout.blocks[k] for k in range(whole, frozen)]
-        for group in groups:
-            flags = store.get([texts[i] for i in group], [costs[i] for i in group], level)
-            for i, flag in zip(group, flags, strict=True):
-                keep_units[i] = flag
-        keep = _message_mask(len(messages), units, keep_units)
-        bounds = [units[group[0]][0] for group in groups]
-        spans = list(zip(bounds, [*bounds[1:], tail], strict=True))
-        history = [*messages[first : bounds[0] if bounds else tail]]
-        for a, b in spans:
-            # last_user past the block: every marker in history is a user-side one.
-            history += assemble(
-                messages[a:b],
-                keep[a:b],
-                alternating=alternating,
-                last_user=b,
-                markers=config.history_markers,
-            )
+    while True:
+        tail = units[layout.blocks[frozen][0]][0] if frozen < len(layout.blocks) else end
+        history, keep_units, level = _frozen_history(
+            messages, units, texts, costs, layout, frozen, tail, store, frozen_budget,
+            ctx, config, alternating=alternating,
+        )  # fmt: skip
         history += messages[tail:end]
         history_cost = sum(ctx.counter.message(m) for m in history)
-        if history_cost - suffix <= frozen_budget:
+        if history_cost <= available:
             break
-    else:
-        return None
+        if frozen >= layout.complete:  # e.g. one huge recent turn
+            return None
+        suffix -= sum(costs[i] for i in layout.blocks[frozen])
+        frozen += 1
     # The recalled part is new to the engine on every request: cap it at its share
-    # rather than fill the budget (tokens not sent cost nothing).
-    room = min(available - history_cost, recall_budget) - 2 * marker_cost
+    # rather than fill the budget (tokens not sent cost nothing), and recall only turns
+    # that beat what the prompt already shows.
+    room = min(available - history_cost, int(base * config.history_recall_share))
+    room -= 2 * marker_cost
+    shown = max((float(s) for s, k in zip(scores, keep_units, strict=True) if k), default=0.0)
+    floor_score = max(
+        config.history_recall_min_score * float(scores.max(initial=0.0)),
+        config.history_recall_vs_shown * shown,
+    )
     recalled: list[int] = []
-    floor_score = config.history_recall_min_score * float(scores.max(initial=0.0))
     for i in np.argsort(-scores, kind="stable"):
         if scores[i] < floor_score:
             break
@@ -226,6 +213,66 @@ def aligned_history(
         f"{keep_units.count(False)} unit(s) condensed, {len(recalled)} recalled for the query"
     )
     return out
+
+
+def _frozen_history(
+    messages: Sequence[Message],
+    units: Sequence[Sequence[int]],
+    texts: Sequence[str],
+    costs: Sequence[int],
+    layout: Layout,
+    frozen: int,
+    tail: int,
+    store: FrozenBlocks,
+    frozen_budget: int,
+    ctx: Context,
+    config: Config,
+    *,
+    alternating: bool,
+) -> tuple[list[Message], list[bool], int]:
+    """The first ``frozen`` blocks rendered at the lowest level that fits ``frozen_budget``.
+
+    Each level group is rendered on its own, so its bytes never depend on the blocks
+    after it. Past the last level every frozen unit is omitted (one marker): a long
+    conversation under a small budget still gets a stable, cache-aligned layout.
+    """
+    first = units[0][0]
+    keep_units = [True] * len(units)
+    for level in range(_MAX_LEVEL + 2):
+        size = 2**level
+        whole = frozen - frozen % size
+        # Level L renders runs of 2^L blocks to about one block's worth of tokens each,
+        # so granularity stays at whole turns. The blocks after the last complete run are
+        # rendered one by one, so freezing one more block leaves the earlier bytes alone.
+        groups = [
+            [u for block in layout.blocks[k : k + size] for u in block]
+            for k in range(0, whole, size)
+        ] + [layout.blocks[k] for k in range(whole, frozen)]
+        if level > _MAX_LEVEL:
+            groups = [[u for block in layout.blocks[:frozen] for u in block]] if frozen else []
+        for group in groups:
+            flags = (
+                store.get([texts[i] for i in group], [costs[i] for i in group], level)
+                if level <= _MAX_LEVEL
+                else [False] * len(group)
+            )
+            for i, flag in zip(group, flags, strict=True):
+                keep_units[i] = flag
+        keep = _message_mask(len(messages), units, keep_units)
+        bounds = [units[group[0]][0] for group in groups]
+        history = [*messages[first : bounds[0] if bounds else tail]]
+        for a, b in zip(bounds, [*bounds[1:], tail], strict=True):
+            # last_user past the block: every marker in history is a user-side one.
+            history += assemble(
+                messages[a:b],
+                keep[a:b],
+                alternating=alternating,
+                last_user=b,
+                markers=config.history_markers,
+            )
+        if sum(ctx.counter.message(m) for m in history) <= frozen_budget:
+            break
+    return history, keep_units, level
 
 
 def _message_mask(n: int, units: Sequence[Sequence[int]], keep_units: Sequence[bool]) -> np.ndarray:
