@@ -214,6 +214,7 @@ class Record:
 def stream_chat(client: httpx.Client, url: str, body: dict[str, Any], rec: Record) -> None:
     """POST a streaming chat completion; fill TTFT, usage and ctxpress headers into ``rec``."""
     t0 = time.perf_counter()
+    first_choice: float | None = None
     try:
         with client.stream("POST", f"{url}/chat/completions", json=body) as resp:
             if resp.status_code != 200:
@@ -239,6 +240,9 @@ def stream_chat(client: httpx.Client, url: str, body: dict[str, Any], rec: Recor
                     content = (choice.get("delta") or {}).get("content")
                     if content and rec.ttft_ms is None:
                         rec.ttft_ms = (time.perf_counter() - t0) * 1000
+                    # A random-weight model may emit only bytes that decode to nothing
+                    # yet; its first choice chunk still comes after the prefill.
+                    first_choice = first_choice or (time.perf_counter() - t0) * 1000
                 usage = chunk.get("usage")
                 if usage:
                     rec.prompt_tokens = int(usage.get("prompt_tokens") or 0)
@@ -248,6 +252,8 @@ def stream_chat(client: httpx.Client, url: str, body: dict[str, Any], rec: Recor
         rec.error = f"{type(exc).__name__}: {exc}"
     finally:
         rec.total_ms = (time.perf_counter() - t0) * 1000
+    if rec.error is None and rec.ttft_ms is None:
+        rec.ttft_ms = first_choice
     if rec.error is None and rec.ttft_ms is None:
         rec.error = "no content chunk"
     if rec.error is None and rec.prompt_tokens is None:

@@ -135,9 +135,7 @@ def test_question_length_does_not_move_the_frozen_boundary() -> None:
     cache = MemoryCache()
     layouts = []
     for question in (short, long_):
-        result = ctxpress.compress(
-            ask(history, question), budget=1500, config=ALIGNED, cache=cache
-        )
+        result = ctxpress.compress(ask(history, question), budget=1500, config=ALIGNED, cache=cache)
         assert result.tokens_after <= 1500
         layouts.append(result.stages[-1].notes[-1].split(",")[0])
     assert layouts[0] == layouts[1]
