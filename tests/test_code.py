@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 import ctxpress
+from ctxpress.compressor.code import extract_focus
 from ctxpress.compressor.code.fences import find_fences
 from ctxpress.compressor.code.languages import clean_parse
 
@@ -431,3 +432,115 @@ def test_huge_file_is_trimmed_and_parses() -> None:
     assert "def unrelated_2500(n):\n    total = 0\n" in out
     assert clean_parse("python", out.encode()) is not None
     assert result.tokens_after <= _budget(messages, code, 0.05)
+
+
+def _shape_class(method: str) -> str:
+    """A class whose long constructor defines its data inside if/try/for blocks."""
+    steps = "".join(f"        total += {k} * width  # step {k}\n" for k in range(14))
+    return (
+        "import math\n\n\nclass Shape:\n"
+        "    def __init__(self, width, height=None, label=None):\n"
+        "        total = 0\n" + steps + "        if height is None:\n"
+        "            height = width\n"
+        "            self.height = height\n"
+        "        else:\n"
+        "            self.height = float(height)\n"
+        "        try:\n"
+        "            self.width = float(width)\n"
+        "        except (TypeError, ValueError):\n"
+        "            raise ValueError('bad width: %r' % (width,))\n"
+        "        for part in (label or '').split():\n"
+        "            total += len(part)\n"
+        "        self.label = label\n"
+        "        self.total = total\n\n"
+        + "".join(
+            f"    def other_{i}(self, n):\n"
+            + "".join(f"        n = n * {k} + {i}  # mix {k}\n" for k in range(10))
+            + "        return n\n\n"
+            for i in range(8)
+        )
+        + method
+    )
+
+
+def test_partial_constructor_keeps_the_attribute_assignments() -> None:
+    code = _shape_class("    def area(self):\n        pass\n")
+    assert clean_parse("python", code.encode()) is not None, "fixture must parse"
+    messages = _ask(code, "python", "Implement `area`: the width times the height.")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.15))
+    _, out = _block(result.messages)
+    assert clean_parse("python", out.encode()) is not None, out
+    compile(out, "<trimmed>", "exec")
+    assert "    def area(self):\n        pass" in out
+    assert "    def __init__(self, width, height=None, label=None):" in out
+    # each attribute's first assignment, with the headers that enclose it
+    for line in (
+        "            self.height = height",
+        "            self.width = float(width)",
+        "        self.label = label",
+        "        self.total = total",
+        "        if height is None:",
+        "        try:",
+        "        except (TypeError, ValueError):",
+    ):
+        assert line + "\n" in out, f"{line!r} missing from\n{out}"
+    assert "total += 3 * width" not in out, "the rest of the constructor is elided"
+    src_lines = set(code.split("\n"))
+    for line in out.split("\n"):
+        assert line in src_lines or line.strip() == "...", line
+
+
+def test_partial_constructor_for_a_written_method_keeps_what_it_reads() -> None:
+    method = "    def area(self):\n        return self.width * self.height\n"
+    code = _shape_class(method)
+    messages = _ask(code, "python", "Why is `area` wrong for squares?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.15))
+    _, out = _block(result.messages)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert method in out
+    assert "            self.width = float(width)\n" in out
+    assert "            self.height = height\n" in out
+    assert "self.label = label" not in out, "an attribute the method does not read"
+
+
+def test_focal_with_a_long_docstring_is_the_task_and_fits() -> None:
+    doc = "".join(f"    line {k} of a long docstring that explains the task\n" for k in range(45))
+    helper = "class Helper(object):\n" + "".join(
+        f"    def method_{i}(self, n):\n        return n + {i}\n\n" for i in range(25)
+    )
+    code = (
+        helper
+        + "".join(_filler(i, "python") for i in range(6))
+        + f'def build(items):\n    """Build it.\n\n{doc}    """\n    pass\n'
+    )
+    messages = _ask(code, "python", "Implement `build`, returning a `Helper`.")
+    budget = _budget(messages, code, 0.45)
+    result = ctxpress.compress(messages, budget=budget)
+    _, out = _block(result.messages)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert "def build(items):" in out
+    assert result.tokens_after <= budget, "the named class is not forced in whole"
+
+
+def test_helper_just_before_an_empty_function_is_kept() -> None:
+    helper = (
+        "def _chunks(text, size):\n"
+        + "".join(f"    # walk {k}\n" for k in range(3))
+        + "    return [text[i : i + size] for i in range(0, len(text), size)]\n\n\n"
+    )
+    code = (
+        "".join(_filler(i, "python") for i in range(10))
+        + helper
+        + "def wrap(text, width):\n    pass\n"
+    )
+    messages = _ask(code, "python", "Implement `wrap`: split text into lines of at most width.")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.1))
+    _, out = _block(result.messages)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert helper.rstrip("\n") in out
+
+
+def test_file_name_in_backticks_is_not_a_symbol() -> None:
+    focus, _ = extract_focus("Here is `boltons/setutils.py`:\nImplement `pop`.")
+    assert "pop" in focus.strong
+    assert "setutils" not in focus.strong and "py" not in focus.strong

@@ -42,14 +42,16 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int]]]:
     """Focal hints in the non-code text: strong names, weak words, qualified names, file:line."""
     strong: set[str] = set()
     qualified: set[tuple[str, str]] = set()
-    for span in _BACKTICK.findall(prose):
+    # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
+    scan = _FILE.sub(" ", prose)
+    for span in _BACKTICK.findall(scan):
         strong.update(re.findall(r"[A-Za-z_$][\w$]*", span))
         qualified.update(_QUALIFIED.findall(span))
-    strong.update(_CALL.findall(prose))
-    strong.update(_CODE_SHAPED.findall(prose))
+    strong.update(_CALL.findall(scan))
+    strong.update(_CODE_SHAPED.findall(scan))
     strong.update(_PY_FRAME.findall(prose))
     strong.update(_AT_FRAME.findall(prose))
-    qualified.update(_QUALIFIED.findall(prose))
+    qualified.update(_QUALIFIED.findall(scan))
     for _, b in qualified:
         strong.add(b)
     weak = set(_WORD.findall(prose)) - strong

@@ -2,11 +2,15 @@
 
 The file becomes a tree of *units*: top-level statements, and the members of
 class-like bodies (and of Python ``if``/``try`` and C preprocessor blocks). A unit is
-rendered in one of four modes: ``FULL`` (its lines verbatim), ``OPEN`` (header and
-closing lines verbatim, members rendered by their own modes), ``SIG`` (header lines
-verbatim, the body replaced by one elision line) or ``DROP``. Runs of dropped members
-leave one elision line (``...`` in Python, ``// …`` elsewhere), which also keeps every
-Python suite non-empty. Every kept line is a whole line of the input, byte for byte.
+rendered in one of five modes: ``FULL`` (its lines verbatim), ``OPEN`` (header and
+closing lines verbatim, members rendered by their own modes), ``PART`` (a Python method
+cut to its header and the ``self.attr = ...`` statements the focal code needs, with
+their enclosing ``if``/``for``/``try`` headers: where a constructor defines the data the
+focal method reads, without the rest of a long body), ``SIG`` (header lines verbatim,
+the body replaced by one elision line) or ``DROP``. Runs of dropped members or
+statements leave one elision line (``...`` in Python, ``// …`` elsewhere), which also
+keeps every Python suite non-empty. Every kept line is a whole line of the input, byte
+for byte.
 
 Only the statement-level skeleton is walked with tree-sitter; identifiers are read
 from each unit's text with regular expressions (C speed), so the cost stays linear in
@@ -23,7 +27,7 @@ from typing import Any
 
 from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 
-DROP, SIG, OPEN, FULL = 0, 1, 2, 3
+DROP, SIG, PART, OPEN, FULL = 0, 1, 2, 3, 4
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
@@ -31,6 +35,14 @@ _PAIR = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)
 _PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
 _PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
 _JS_THIS_ASSIGN = re.compile(r"\bthis\.([A-Za-z_$][\w$]*)\s*=(?!=)")
+# Python compound statements a partial body descends into, and their extra clauses.
+_PY_COMPOUND = frozenset(
+    {"if_statement", "for_statement", "while_statement", "with_statement", "try_statement"}
+)
+_PY_CLAUSES = frozenset(
+    {"elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause"}
+)
+_PY_HANDLERS = frozenset({"except_clause", "except_group_clause", "finally_clause"})
 _PY_EMPTY = re.compile(r"^(pass|\.\.\.|raise NotImplementedError(\(.*\))?|return( None)?)$")
 _BRACE_EMPTY = re.compile(
     r"^(return;?|todo!\(.*\);?|unimplemented!\(.*\);?|panic!?\(.*\);?"
@@ -39,6 +51,7 @@ _BRACE_EMPTY = re.compile(
 _PY_STRING = re.compile(
     r"^\s*[rRuUbBfF]{0,2}(\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\n]*\"|'[^'\n]*')", re.M
 )
+_PY_DOC_START = re.compile(r"\s*[rRuUbB]{0,2}(\"\"\"|''')")
 _LINE_COMMENT = {True: re.compile(r"#.*"), False: re.compile(r"//.*|/\*[\s\S]*?\*/")}
 _NOT_IMPLEMENTED = re.compile(
     r"TODO|FIXME|NotImplemented|unimplemented|todo!|not implemented", re.I
@@ -152,6 +165,10 @@ class Unit:
     order: int = 0
     suite: int = 0  # which suite of the parent (if/else …) this member sits in
     header_words: frozenset[str] = frozenset()
+    body: Any = None  # Python methods: the body node, read for ``PART`` when needed
+    # Python methods: each ``self.attr = ...`` statement of the body as (attributes,
+    # row segments to keep: enclosing headers, then the statement; True marks a header)
+    _assigns: tuple[tuple[frozenset[str], tuple[tuple[int, int, bool], ...]], ...] | None = None
     _refs: tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]] | None = None
 
     @property
@@ -366,9 +383,19 @@ class _Builder:
         return None
 
     def empty_body(self, unit: Unit) -> int:
-        if not unit.collapsible or unit.last - unit.head_end > 40:
+        if not unit.collapsible:
             return 0
         end = unit.close if unit.close >= 0 else unit.last + 1
+        if end - unit.head_end > 40:
+            # a long docstring over an empty body is still an empty body
+            if not self.spec.python:
+                return 0
+            head = "\n".join(self.lines[unit.head_end + 1 : min(end, unit.head_end + 4)])
+            if not _PY_DOC_START.match(head):
+                return 0
+            doc = _PY_STRING.match("\n".join(self.lines[unit.head_end + 1 : end]))
+            if doc is None or end - unit.head_end - doc.group(0).count("\n") > 40:
+                return 0
         body = "\n".join(self.lines[unit.head_end + 1 : end])
         marked = bool(_NOT_IMPLEMENTED.search(body))
         python = self.spec.python
@@ -457,6 +484,8 @@ class _Builder:
             unit.abstract = bool(re.search(r"abstract|@overload|@typing\.overload", head))
             unit.header_words = frozenset(_WORD.findall(head))
             unit.empty = self.empty_body(unit)
+            if spec.python and unit.owner and unit.collapsible:
+                unit.body = body
             if self.lang == "go" and core.type == "method_declaration":
                 recv = core.child_by_field_name("receiver")
                 words = _WORD.findall(node_text(recv)) if recv is not None else []
@@ -742,9 +771,16 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
             seed(unit, 2.0)
     empties = [u for u in outline.units if u.kind == "func" and u.empty and not u.abstract]
     marked = [u for u in empties if u.empty == 2]
-    # A base-class stub that a subclass in the file overrides is an interface, not the task.
+    # A base-class stub that a subclass in the file overrides is an interface, not the
+    # task; unless the prose asks for code and the override has a body: then the stub is
+    # what is left to write.
+    build = any(w.lower() in _BUILD_WORDS for w in focus.weak | focus.strong)
     overridden = {
-        (b, u.name) for u in named if u.owner for b in outline.bases.get(u.owner, ()) if b
+        (b, u.name)
+        for u in named
+        if u.owner and (u.empty or not build)
+        for b in outline.bases.get(u.owner, ())
+        if b
     }
     named_empty = [
         u for u in named if u.empty and not u.abstract and (u.owner, u.name) not in overridden
@@ -784,9 +820,18 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
                     best = u
             if best is not None:
                 seed(best, 0.0)
+    # A class named because a focal method sits in it (``self: IndexedSet``) is context,
+    # not a hint: seeding it would pull every member equally close and drown the
+    # finer guesses about which of them the focal code uses.
+    for f in [u for u, d in seeds.items() if d == 0.0]:
+        for p in _ancestors(f):
+            if seeds.get(p, 0.0) > 0.0:
+                del seeds[p]
     return seeds
 
 
+# Words of a request to write code (``Implement `f` ...``) rather than to explain it.
+_BUILD_WORDS = frozenset({"implement", "complete", "finish", "write", "fill"})
 _SUBWORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _STOP = frozenset(
     {
@@ -832,6 +877,8 @@ def _is_docstring(outline: Outline, u: Unit) -> bool:
 
 # Distance taken off a class member per attribute it defines first, and at most.
 _ATTR_STEP, _ATTR_MAX = 0.06, 0.6
+# Distance of the definitions one and two places before a focal one (after: 0.1 more).
+_NEAR_BASE, _NEAR_STEP = 1.3, 0.3
 
 
 def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, float]:
@@ -905,6 +952,19 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
             put(u, 1.4 + 0.8 * (1 - lex) + (0.3 if u.owner else 0.0))
         elif u.kind == "stmt" and u.owner is None and u.last - u.start < 3 and u.defs:
             put(u, 1.8)
+    # Definitions right beside a focal one are often its helpers (written just before it).
+    for f in focal:
+        sibs = [
+            c
+            for c in (f.parent.children if f.parent is not None else None) or ()
+            if c.kind in ("func", "class") or (c.kind == "stmt" and c.defs)
+        ]
+        if f not in sibs:
+            continue
+        i = sibs.index(f)
+        for k in (-2, -1, 1, 2):
+            if 0 <= i + k < len(sibs) and sibs[i + k] not in focal:
+                put(sibs[i + k], _NEAR_BASE + _NEAR_STEP * abs(k) + (0.1 if k > 0 else 0.0))
     return out
 
 
@@ -980,6 +1040,10 @@ class _Costs:
             n = self._full[u] = self.tok(u.first, u.last)
         return n
 
+    def lines(self, rows: list[str]) -> int:
+        rate = self.rate
+        return sum(int(len(line.lstrip()) * rate) + 1 for line in rows)
+
     def sig(self, u: Unit) -> int:
         n = self._sig.get(u)
         if n is None:
@@ -991,9 +1055,12 @@ class _Costs:
 
 
 class _Plan:
-    def __init__(self, outline: Outline, costs: _Costs) -> None:
+    def __init__(
+        self, outline: Outline, costs: _Costs, partial: dict[Unit, list[str]] | None = None
+    ) -> None:
         self.o = outline
         self.c = costs
+        self.partial = partial or {}
         self.mode: dict[Unit, int] = {outline.root: OPEN}
         self.cost: dict[Unit, int] = {}
         self.total = 0
@@ -1042,6 +1109,8 @@ class _Plan:
             return False
         if mode == OPEN and u.children is None:
             return False
+        if mode == PART and u not in self.partial:
+            return False
         extra, need = self._ancestors_cost(u)
         if extra < 0:
             # a member of an atomic or collapsed container: raise the container instead
@@ -1056,6 +1125,8 @@ class _Plan:
             new = self.full(u)
         elif mode == SIG:
             new = self.sig(u)
+        elif mode == PART:
+            new = self.c.lines(self.partial[u])
         else:
             new = self.structural(u) + sum(self.current(c) for c in u.children or ())
         delta = new - self.current(u) + extra
@@ -1067,7 +1138,9 @@ class _Plan:
         return True
 
 
-def render(outline: Outline, mode: dict[Unit, int]) -> str:
+def render(
+    outline: Outline, mode: dict[Unit, int], partial: dict[Unit, list[str]] | None = None
+) -> str:
     lines, python, comment_rows = outline.lines, outline.spec.python, outline.comment_rows
     marker_text = "..." if python else "// …"
     out: list[str] = []
@@ -1098,6 +1171,8 @@ def render(outline: Outline, mode: dict[Unit, int]) -> str:
             out.append(u.indent + marker_text)
             if u.close >= 0:
                 out.extend(lines[u.close : u.last + 1])
+        elif m == PART and partial and u in partial:
+            out.extend(partial[u])
         elif m == OPEN:
             cur = u.start
             dropped_run = False
@@ -1130,14 +1205,177 @@ def render(outline: Outline, mode: dict[Unit, int]) -> str:
 # ---------------------------------------------------------------------------- planning
 
 
+def _assigns(u: Unit) -> tuple[tuple[frozenset[str], tuple[tuple[int, int, bool], ...]], ...]:
+    """The ``self.attr = ...`` statements of a method body, with what must stay around them.
+
+    Descends into ``if``/``for``/``while``/``with``/``try`` suites (not into nested
+    definitions). A statement inside a ``try`` also needs the first handler clause's
+    header (a ``try`` without one does not parse); suites written on their header's line
+    are not entered. Read from the tree on first use: only a few methods per trim need it.
+    """
+    if u._assigns is not None:
+        return u._assigns
+    out: list[tuple[frozenset[str], tuple[tuple[int, int, bool], ...]]] = []
+
+    def colon_row(owner: Any, block: Any) -> int:
+        row = -1
+        for c in owner.children:
+            if c.type == ":" and c.start_byte < block.start_byte:
+                row = c.start_point[0]
+        return row
+
+    def header(owner: Any) -> tuple[int, int, bool] | None:
+        block = next((c for c in owner.children if c.type == "block"), None)
+        if block is None:
+            return None
+        row = colon_row(owner, block)
+        return (owner.start_point[0], row, True) if row >= 0 else None
+
+    def walk(block: Any, chain: tuple[tuple[int, int, bool], ...], depth: int) -> None:
+        for stmt in block.named_children:
+            kind = stmt.type
+            if kind == "expression_statement":
+                inner = stmt.named_children[0] if stmt.named_child_count else None
+                if inner is not None and inner.type in ("assignment", "augmented_assignment"):
+                    names = _PY_SELF_ASSIGN.findall(node_text(stmt))
+                    if names:
+                        seg = (stmt.start_point[0], _end_row(stmt), False)
+                        out.append((frozenset(names), (*chain, seg)))
+                continue
+            if kind not in _PY_COMPOUND or depth >= 6:
+                continue
+            own = header(stmt)
+            if own is None:
+                continue
+            extra: tuple[tuple[int, int, bool], ...] = ()
+            if kind == "try_statement":
+                first = next((c for c in stmt.children if c.type in _PY_HANDLERS), None)
+                handler = header(first) if first is not None else None
+                if handler is None:
+                    continue
+                extra = (handler,)
+            pairs = [(stmt, c) for c in stmt.children if c.type == "block"]
+            for clause in stmt.children:
+                if clause.type in _PY_CLAUSES:
+                    pairs.extend((clause, c) for c in clause.children if c.type == "block")
+            for owner, sub in pairs:
+                row = colon_row(owner, sub)
+                if row < 0 or sub.start_point[0] <= row:
+                    continue  # a suite on its header's line
+                segs = [*chain, own, *extra]
+                if owner is not stmt:
+                    segs.append((owner.start_point[0], row, True))
+                walk(sub, tuple(sorted(set(segs))), depth + 1)
+
+    if u.body is not None:
+        walk(u.body, (), 0)
+    u._assigns = tuple(out)
+    return u._assigns
+
+
+def partial_body(outline: Outline, u: Unit, wanted: frozenset[str]) -> list[str]:
+    """The lines of ``u`` in ``PART`` mode: header, and the first statement assigning each
+    wanted attribute with its enclosing headers; gaps become ``...`` (empty if none is wanted).
+
+    An elision after a header takes the indentation of the body it stands for; after a
+    statement, the statement's own (one more statement of the same suite), so every
+    suite stays non-empty and ``elif``/``else``/``except`` clauses still line up.
+    """
+    segs: set[tuple[int, int, bool]] = set()
+    seen: set[str] = set()
+    for names, chain in _assigns(u):
+        if (names & wanted) - seen:
+            seen |= names
+            segs.update(chain)
+    if not segs:
+        return []
+    lines = outline.lines
+    out = lines[u.start : u.head_end + 1]
+    prev_end, prev_header, prev_indent = u.head_end, True, ""
+
+    def gap(a: int, b: int) -> None:
+        code = next(
+            (r for r in range(a, b) if lines[r].strip() and not lines[r].lstrip().startswith("#")),
+            None,
+        )
+        if code is not None:
+            out.append((_indent_of(lines[code]) if prev_header else prev_indent) + "...")
+
+    for a, b, is_header in sorted(segs):
+        if a <= prev_end:
+            if b > prev_end:
+                out.extend(lines[prev_end + 1 : b + 1])
+                prev_end = b
+            continue
+        gap(prev_end + 1, a)
+        out.extend(lines[a : b + 1])
+        prev_end, prev_header, prev_indent = b, is_header, _indent_of(lines[a])
+    gap(prev_end + 1, u.last + 1)
+    return out
+
+
+def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[Unit, list[str]]:
+    """``PART`` renderings of the methods that define attributes of the focal classes.
+
+    A focal method with a body wants the attributes it reads on ``self``; one still to be
+    written may read any, so it wants every attribute its class (or a base) assigns. The
+    same goes for classes of the file that a focal signature names (annotations).
+    Kept only where the cut body costs well under the whole one.
+    """
+    wanted: dict[str, set[str] | None] = {}  # owner -> attributes (None: all)
+
+    def want(o: str, attrs: Iterable[str], every: bool) -> None:
+        if every:
+            wanted[o] = None
+            return
+        names = wanted.setdefault(o, set())
+        if names is not None:
+            names.update(attrs)
+
+    for f in focal:
+        if not outline.spec.python or f.kind != "func":
+            continue
+        _, selfs, pairs = _refs(outline, f)
+        if f.owner:
+            for o in (f.owner, *outline.bases.get(f.owner, ())):
+                want(o, selfs, bool(f.empty))
+        # classes of the file named in the signature (``bucket: Bucket``): their data too
+        for t in f.header_words:
+            if t != f.owner and any(c.kind == "class" for c in outline.types.get(t, ())):
+                for o in (t, *outline.bases.get(t, ())):
+                    want(o, (b for _, b in pairs), bool(f.empty))
+    out: dict[Unit, list[str]] = {}
+    if not wanted:
+        return out
+    # each attribute from the method that defines it first (the constructor, usually)
+    first: dict[Unit, set[str]] = {}
+    for (o, attr), defs in outline.attr_defs.items():
+        names = wanted.get(o, set())
+        if defs and (names is None or attr in names):
+            u = min(defs, key=lambda u: (u.name != "__init__", u.order))
+            first.setdefault(u, set()).add(attr)
+    for u, attrs in first.items():
+        if u.body is None or u in focal:
+            continue
+        rows = partial_body(outline, u, frozenset(attrs))
+        if rows and costs.lines(rows) * 10 < costs.full(u) * 7:
+            out[u] = rows
+    return out
+
+
 # Rank taken off a module-level function per function that calls it, and at most.
 _CALL_STEP, _CALL_MAX = 0.1, 0.5
 
 
 def _steps(
-    outline: Outline, dist: dict[Unit, float], seeds: dict[Unit, float], costs: _Costs
+    outline: Outline,
+    dist: dict[Unit, float],
+    seeds: dict[Unit, float],
+    costs: _Costs,
+    partial: dict[Unit, list[str]] | None = None,
 ) -> list[tuple[Unit, int]]:
-    """Upgrades in order of relevance: closure bodies, then signatures, then other bodies."""
+    """Upgrades in order of relevance: closure bodies (a cut body first where there is
+    one, ranked by its own size), then signatures, then other bodies."""
     steps: list[tuple[Unit, int]] = []
     # Module-level helpers many functions call are likely helpers of the focal one too.
     calls: dict[str, int] = {}
@@ -1146,14 +1384,17 @@ def _steps(
             for w in _refs(outline, u)[0]:
                 calls[w] = calls.get(w, 0) + 1
 
-    def rank(u: Unit, d: float) -> float:
+    def rank(u: Unit, d: float, size: int) -> float:
         if u.owner is None and u.kind == "func":
             d -= min(_CALL_MAX, _CALL_STEP * calls.get(u.name, 0))
-        return d + min(costs.full(u), 4000) / 400
+        return d + min(size, 4000) / 400
 
-    ranked = sorted(dist.items(), key=lambda kv: (rank(kv[0], kv[1]), kv[0].order))
-    for u, _ in ranked:
-        steps.append((u, FULL))
+    ranked = [(rank(u, d, costs.full(u)), u.order, FULL, u) for u, d in dist.items()]
+    for u, rows in (partial or {}).items():
+        if u in dist:
+            ranked.append((rank(u, dist[u], costs.lines(rows)), u.order, PART, u))
+    ranked.sort(key=lambda r: r[:3])
+    steps.extend((u, mode) for _, _, mode, u in ranked)
     focal_rows = [u.start for u in seeds] or [0]
     reached = set(dist)
     focal_owners = {u.owner for u in seeds if u.owner}
@@ -1216,9 +1457,10 @@ def plan_modes(
     steps: list[tuple[Unit, int]],
     budget: int,
     costs: _Costs,
+    partial: dict[Unit, list[str]] | None = None,
 ) -> dict[Unit, int]:
     """Modes for every unit: focal bodies always, then ``steps`` while they fit."""
-    plan = _Plan(outline, costs)
+    plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
         plan.try_mode(u, FULL, budget, force=True)
     # Every module-level name a focal body uses stays defined (a signature is enough).
@@ -1247,14 +1489,15 @@ def trim_outline(
             seeds[u] = d
     dist = relate(outline, seeds) if seeds else {}
     costs = _Costs(outline, count, total_tokens)
-    steps = _steps(outline, dist, seeds, costs)
+    partial = partial_bodies(outline, focal, costs)
+    steps = _steps(outline, dist, seeds, costs, partial)
     target = budget
     code = ""
     modes: dict[Unit, int] = {}
     tokens = 0
     for _ in range(4):
-        modes = plan_modes(outline, focal, steps, target, costs)
-        code = render(outline, modes)
+        modes = plan_modes(outline, focal, steps, target, costs, partial)
+        code = render(outline, modes, partial)
         tokens = count(code)
         if tokens <= budget:
             break
@@ -1262,7 +1505,7 @@ def trim_outline(
         if target <= 0:
             break
     kept = sum(1 for u in outline.units if modes.get(u) == FULL)
-    collapsed = sum(1 for u in outline.units if modes.get(u) == SIG)
+    collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
     names = [f"{u.owner}.{u.name}" if u.owner else u.name for u in focal]
     return TrimResult(code, names, tokens, kept, collapsed, dropped)
