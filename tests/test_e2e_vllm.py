@@ -179,7 +179,8 @@ def test_proxy_stream_reports_cached_tokens(client: httpx.Client, proxy: str) ->
 
 def test_proxy_compresses_to_the_request_budget(client: httpx.Client, proxy: str) -> None:
     msgs = long_history(60)
-    config = Config(tokenizers={MODEL: MODEL_DIR})
+    # the proxy's default history mode is the cache-aligned layout
+    config = Config(tokenizers={MODEL: MODEL_DIR}, history_mode="aligned")
     budget = ctxpress.count_tokens(msgs, model=MODEL, config=config) // 2
     resp = chat(client, proxy, msgs, uuid.uuid4().hex, ctxpress={"budget": budget})
     after = int(resp.headers["x-ctxpress-tokens-after"])
