@@ -232,9 +232,10 @@ def _frozen_history(
 ) -> tuple[list[Message], list[bool], int]:
     """The first ``frozen`` blocks rendered at the lowest level that fits ``frozen_budget``.
 
-    Each level group is rendered on its own, so its bytes never depend on the blocks
-    after it. Past the last level every frozen unit is omitted (one marker): a long
-    conversation under a small budget still gets a stable, cache-aligned layout.
+    Which units a level group keeps depends only on that group, so the bytes of earlier
+    groups never depend on the blocks after them. Past the last level every frozen unit
+    is omitted (one marker): a long conversation under a small budget still gets a
+    stable, cache-aligned layout.
     """
     first = units[0][0]
     keep_units = [True] * len(units)
@@ -259,17 +260,17 @@ def _frozen_history(
             for i, flag in zip(group, flags, strict=True):
                 keep_units[i] = flag
         keep = _message_mask(len(messages), units, keep_units)
-        bounds = [units[group[0]][0] for group in groups]
-        history = [*messages[first : bounds[0] if bounds else tail]]
-        for a, b in zip(bounds, [*bounds[1:], tail], strict=True):
-            # last_user past the block: every marker in history is a user-side one.
-            history += assemble(
-                messages[a:b],
-                keep[a:b],
-                alternating=alternating,
-                last_user=b,
-                markers=config.history_markers,
-            )
+        # One pass over the whole frozen span: a run of omitted turns across block
+        # boundaries is one marker. Only the region's end can change when a block is
+        # frozen, and a freeze breaks the cache from there anyway (the tail moves).
+        # last_user past the span: every marker in history is a user-side one.
+        history = assemble(
+            messages[first:tail],
+            keep[first:tail],
+            alternating=alternating,
+            last_user=tail,
+            markers=config.history_markers,
+        )
         if sum(ctx.counter.message(m) for m in history) <= frozen_budget:
             break
     return history, keep_units, level
