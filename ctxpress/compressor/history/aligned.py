@@ -176,8 +176,7 @@ def aligned_history(
             break
         if frozen >= layout.complete:  # e.g. one huge recent turn
             return None
-        suffix -= sum(costs[i] for i in layout.blocks[frozen])
-        frozen += 1
+        frozen += 1  # a question too long for this tail: freeze one more block
     # The recalled part is new to the engine on every request: cap it at its share
     # rather than fill the budget (tokens not sent cost nothing), and recall only turns
     # that beat what the prompt already shows.
