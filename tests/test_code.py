@@ -155,6 +155,14 @@ def _budget(messages: list[dict[str, str]], code: str, share: float) -> int:
     return ctxpress.count_tokens(messages) - int((1 - share) * ctxpress.count_tokens(code))
 
 
+def _trim(code: str, tag: str, question: str, share: float) -> tuple[ctxpress.CompressResult, str]:
+    """Ask about ``code`` with a budget that leaves ``share`` of its tokens; the result
+    and the code block it sends."""
+    messages = _ask(code, tag, question)
+    result = ctxpress.compress(messages, budget=_budget(messages, code, share))
+    return result, _block(result.messages)[1]
+
+
 @pytest.mark.parametrize("lang", sorted(SOURCES))
 def test_focal_function_kept_with_dependencies(lang: str) -> None:
     tag, template, focal, deps = SOURCES[lang]
@@ -217,9 +225,7 @@ def test_python_collapsed_bodies_parse_and_keep_headers() -> None:
                 return self.Inner().nested_method()
         '''
     ) + "".join(_filler(i, "python") for i in range(10))
-    messages = _ask(code, "python", "What does `focus_here` return?")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.35))
-    _, out = _block(result.messages)
+    _, out = _trim(code, "python", "What does `focus_here` return?", 0.35)
     assert clean_parse("python", out.encode()) is not None, out
     compile(out, "<out>", "exec")
     assert "    def focus_here(self):\n        return self.Inner().nested_method()" in out
@@ -244,9 +250,7 @@ def test_empty_body_is_focal_without_any_mention() -> None:
         + "def scale(v):\n    return v * 3\n\n\n"
         + "def todo_here(v):\n    # TODO: implement using scale\n    pass\n"
     )
-    messages = _ask(code, "py", "Please finish the code.")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
-    _, out = _block(result.messages)
+    _, out = _trim(code, "py", "Please finish the code.", 0.3)
     assert "def todo_here(v):\n    # TODO: implement using scale\n    pass" in out
     assert "def scale(v):\n    return v * 3" in out
 
@@ -260,9 +264,7 @@ def test_name_bound_by_global_in_another_function_stays_defined() -> None:
         + setup
         + "\n\ndef redraw():\n    screen.paint()\n"
     )
-    messages = _ask(code, "py", "What does `redraw` do?")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.05))
-    _, out = _block(result.messages)
+    _, out = _trim(code, "py", "What does `redraw` do?", 0.05)
     # the body holding the `global` statement is the only definition of `screen`
     assert setup in out
     assert "def redraw():\n    screen.paint()" in out
@@ -285,9 +287,7 @@ def test_helper_the_sibling_methods_share_is_kept_for_an_empty_method() -> None:
         + users
         + "    def remove(self, n):\n        pass\n"
     )
-    messages = _ask(code, "py", "Implement `remove`: delete the item n.")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.4))
-    _, out = _block(result.messages)
+    _, out = _trim(code, "py", "Implement `remove`: delete the item n.", 0.4)
     assert clean_parse("python", out.encode()) is not None, out
     assert "    def _locate(self, n):\n" + locate + "        return n\n" in out
     assert "    def remove(self, n):\n        pass" in out
@@ -312,15 +312,13 @@ def test_traceback_line_points_at_the_focal_function() -> None:
 def test_no_focal_symbol_gives_a_signature_map() -> None:
     code = "".join(_filler(i, "go") for i in range(20))
     code = "package main\n\n" + code
-    messages = _ask(code, "go", "Summarise this file for me.")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.25))
-    _, out = _block(result.messages)
+    result, out = _trim(code, "go", "Summarise this file for me.", 0.25)
     assert clean_parse("go", out.encode()) is not None, out
     # every function keeps its signature; most bodies collapse to fit
     for i in range(20):
         assert f"func unrelated{i}(n int) int {{\n" in out
     assert out.count("{\n\t// …\n}") >= 10
-    assert result.tokens_after <= _budget(messages, code, 0.25)
+    assert result.budget is not None and result.tokens_after <= result.budget
 
 
 def test_under_budget_passes_through_unchanged() -> None:
@@ -332,9 +330,7 @@ def test_under_budget_passes_through_unchanged() -> None:
 
 def test_syntax_error_block_left_alone() -> None:
     code = "".join(_filler(i, "python") for i in range(10)) + "def broken(:\n    return )\n"
-    messages = _ask(code, "python", "Fix `unrelated_3`.")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
-    _, out = _block(result.messages)
+    result, out = _trim(code, "python", "Fix `unrelated_3`.", 0.3)
     assert out == code
     notes = [n for s in result.stages if s.name == "code" for n in s.notes]
     assert any("does not parse" in n for n in notes)
@@ -426,12 +422,10 @@ def test_whole_file_tool_result_is_trimmed() -> None:
 @pytest.mark.slow
 def test_huge_file_is_trimmed_and_parses() -> None:
     code = "".join(_filler(i, "python") for i in range(4000))  # ~2 MB
-    messages = _ask(code, "python", "What does `unrelated_2500` compute?")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.05))
-    _, out = _block(result.messages)
+    result, out = _trim(code, "python", "What does `unrelated_2500` compute?", 0.05)
     assert "def unrelated_2500(n):\n    total = 0\n" in out
     assert clean_parse("python", out.encode()) is not None
-    assert result.tokens_after <= _budget(messages, code, 0.05)
+    assert result.budget is not None and result.tokens_after <= result.budget
 
 
 def _shape_class(method: str) -> str:
@@ -466,9 +460,7 @@ def _shape_class(method: str) -> str:
 def test_partial_constructor_keeps_the_attribute_assignments() -> None:
     code = _shape_class("    def area(self):\n        pass\n")
     assert clean_parse("python", code.encode()) is not None, "fixture must parse"
-    messages = _ask(code, "python", "Implement `area`: the width times the height.")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.15))
-    _, out = _block(result.messages)
+    _, out = _trim(code, "python", "Implement `area`: the width times the height.", 0.15)
     assert clean_parse("python", out.encode()) is not None, out
     compile(out, "<trimmed>", "exec")
     assert "    def area(self):\n        pass" in out
@@ -493,9 +485,7 @@ def test_partial_constructor_keeps_the_attribute_assignments() -> None:
 def test_partial_constructor_for_a_written_method_keeps_what_it_reads() -> None:
     method = "    def area(self):\n        return self.width * self.height\n"
     code = _shape_class(method)
-    messages = _ask(code, "python", "Why is `area` wrong for squares?")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.15))
-    _, out = _block(result.messages)
+    _, out = _trim(code, "python", "Why is `area` wrong for squares?", 0.15)
     assert clean_parse("python", out.encode()) is not None, out
     assert method in out
     assert "            self.width = float(width)\n" in out
@@ -513,13 +503,11 @@ def test_focal_with_a_long_docstring_is_the_task_and_fits() -> None:
         + "".join(_filler(i, "python") for i in range(6))
         + f'def build(items):\n    """Build it.\n\n{doc}    """\n    pass\n'
     )
-    messages = _ask(code, "python", "Implement `build`, returning a `Helper`.")
-    budget = _budget(messages, code, 0.45)
-    result = ctxpress.compress(messages, budget=budget)
-    _, out = _block(result.messages)
+    result, out = _trim(code, "python", "Implement `build`, returning a `Helper`.", 0.45)
     assert clean_parse("python", out.encode()) is not None, out
     assert "def build(items):" in out
-    assert result.tokens_after <= budget, "the named class is not forced in whole"
+    assert result.budget is not None
+    assert result.tokens_after <= result.budget, "the named class is not forced in whole"
 
 
 def test_helper_just_before_an_empty_function_is_kept() -> None:
@@ -533,9 +521,7 @@ def test_helper_just_before_an_empty_function_is_kept() -> None:
         + helper
         + "def wrap(text, width):\n    pass\n"
     )
-    messages = _ask(code, "python", "Implement `wrap`: split text into lines of at most width.")
-    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.1))
-    _, out = _block(result.messages)
+    _, out = _trim(code, "python", "Implement `wrap`: split text into lines of at most width.", 0.1)
     assert clean_parse("python", out.encode()) is not None, out
     assert helper.rstrip("\n") in out
 
