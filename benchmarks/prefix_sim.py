@@ -28,6 +28,7 @@ from tokenizers import Tokenizer
 
 import ctxpress
 from ctxpress.config import Config
+from ctxpress.tokens import get_counter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import e2e_vllm as replay
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {k: parse_value(v) for k, v in (kv.split("=", 1) for kv in args.set)}
     config = Config(tokenizers={"m": str(args.model_dir)}, history_mode="aligned", **overrides)
     render = Render(args.model_dir)
-    count = lambda ms: len(render.ids(ms))  # noqa: E731
+    count = get_counter("m", config)  # as e2e_vllm.py: equal to the engine's prompt_tokens
     arms = ("direct", "ctxpress")
     uncached_all = dict.fromkeys(arms, 0)
     recalls: dict[str, list[float]] = {arm: [] for arm in arms}
