@@ -530,3 +530,44 @@ def test_file_name_in_backticks_is_not_a_symbol() -> None:
     focus, _ = extract_focus("Here is `boltons/setutils.py`:\nImplement `pop`.")
     assert "pop" in focus.strong
     assert "setutils" not in focus.strong and "py" not in focus.strong
+
+
+def test_an_empty_focal_with_a_docstring_larger_than_the_budget_keeps_its_helpers() -> None:
+    doc = "".join(f"    step {k}: what the function must do, told at length\n" for k in range(40))
+    helper = "def _normalise(value):\n    return value.strip().lower()\n\n\n"
+    code = (
+        "".join(_filler(i, "python") for i in range(12))
+        + helper
+        + f'def tidy(values):\n    """Tidy the values.\n\n{doc}    """\n    pass\n'
+    )
+    question = "Implement `tidy` with `_normalise`."
+    _, out = _trim(code, "python", question, 0.12)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert "def tidy(values):" in out
+    assert helper.rstrip("\n") in out, "the docstring crowded out the helper"
+    assert "step 39" not in out, "a docstring over the budget's share is collapsed"
+    # with room to spare the docstring stays: it is the specification
+    _, roomy = _trim(code, "python", question, 0.6)
+    assert "    step 39: what the function must do, told at length\n" in roomy
+
+
+def test_operators_on_self_keep_the_special_methods_they_call() -> None:
+    special = "".join(
+        f"    def {name}(self, *args):\n"
+        + "".join(f"        x{k} = {k}\n" for k in range(6))
+        + "        return self._data\n\n"
+        for name in ("__getitem__", "__iter__", "__repr__", "__eq__", "__hash__", "__len__")
+    )
+    setter = "    def __setitem__(self, key, value):\n        self._data[key] = value\n\n"
+    code = (
+        "class Table:\n    def __init__(self):\n        self._data = {}\n\n"
+        + special
+        + setter
+        + "    def update(self, other):\n        for key in other:\n"
+        "            self[key] = other[key]\n" + "".join(_filler(i, "python") for i in range(8))
+    )
+    assert clean_parse("python", code.encode()) is not None, "fixture must parse"
+    _, out = _trim(code, "python", "Why does `update` lose keys?", 0.15)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert setter.rstrip("\n") in out, "`self[key] = ...` calls __setitem__"
+    assert "    def __eq__(self, *args):\n        ...\n" in out, "nothing calls __eq__"

@@ -187,8 +187,15 @@ _TAGS: dict[str, str] = {
     ),
     "h": "c",
 }
-# When the tagged grammar fails, the code may still be in a close relative.
-_FALLBACK = {"c": ("cpp",), "typescript": ("tsx",), "javascript": ("tsx",), "tsx": ("typescript",)}
+# When the tagged grammar fails, the code may still be in a close relative: TypeScript
+# pasted under ```js, C under ```cpp (C++ keywords such as `new` as identifiers).
+_FALLBACK = {
+    "c": ("cpp",),
+    "cpp": ("c",),
+    "typescript": ("tsx",),
+    "javascript": ("typescript", "tsx"),
+    "tsx": ("typescript",),
+}
 
 _lock = threading.Lock()
 
@@ -295,7 +302,11 @@ def clean_parse(name: str, source: bytes) -> Tree | None:
 def detect(code: str, hint: str | None = None) -> tuple[str, Tree] | None:
     """Pick a grammar for ``code``: the hinted one (and its close relatives), else by trying."""
     source = code.encode()
-    order = [hint, *_FALLBACK.get(hint, ())] if hint else candidates(code)
+    if hint:
+        order = [hint, *_FALLBACK.get(hint, ())]
+    else:
+        # untagged TSX has no cue of its own: each cue's relatives are tried after it
+        order = list(dict.fromkeys(n for c in candidates(code) for n in (c, *_FALLBACK.get(c, ()))))
     for name in order:
         if name and available(name):
             tree = clean_parse(name, source)

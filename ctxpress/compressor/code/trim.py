@@ -34,6 +34,19 @@ _BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
 _PAIR = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
 _PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
 _PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
+# Python operations on ``self`` and the special method each one calls.
+_PY_IMPLICIT = tuple(
+    (re.compile(p, re.M), m)
+    for p, m in (
+        (r"\bself\[[^\]\n]*\]\s*=(?!=)", "__setitem__"),
+        (r"\bdel\s+self\[", "__delitem__"),
+        (r"(?<!del )\bself\[[^\]\n]*\](?!\s*=(?!=))", "__getitem__"),
+        (r"\blen\(self\)", "__len__"),
+        (r"\bfor\s[^\n]*?\bin\s+self\b(?![.\[(])|\biter\(self\)", "__iter__"),
+        (r"^(?![^\n]*\bfor\s)[^\n]*\bin\s+self\b(?![.\[(])", "__contains__"),
+        (r"\bself\(", "__call__"),
+    )
+)
 _JS_THIS_ASSIGN = re.compile(r"\bthis\.([A-Za-z_$][\w$]*)\s*=(?!=)")
 # Python compound statements a partial body descends into, and their extra clauses.
 _PY_COMPOUND = frozenset(
@@ -328,6 +341,12 @@ class _Builder:
                         words = _WORD.findall(node_text(left)) if left is not None else []
                         return right, (words[-1] if words else None)
                 break
+            if core.type == "pair":
+                value, key = core.child_by_field_name("value"), core.child_by_field_name("key")
+                if value is not None and value.type in spec.functions:
+                    words = _WORD.findall(node_text(key)) if key is not None else []
+                    return value, (words[-1] if words else None)
+                break
             if core.type in ("lexical_declaration", "variable_declaration") and not spec.python:
                 decls = [c for c in core.named_children if c.type == "variable_declarator"]
                 if len(decls) == 1:
@@ -338,6 +357,32 @@ class _Builder:
                 break
             break
         return core, None
+
+    def callback(self, node: Any) -> Any:
+        """JS family: the function holding a top-level call's code -- `(() => { … })()`,
+        UMD factories, `describe("…", () => { … })` -- or None."""
+        if self.lang not in ("javascript", "typescript", "tsx"):
+            return None
+        if node.type != "expression_statement":
+            return None
+        expr = node.named_children[0] if node.named_child_count else None
+        for _ in range(3):
+            if expr is not None and expr.type in ("parenthesized_expression", "unary_expression"):
+                expr = expr.named_children[-1] if expr.named_child_count else None
+        if expr is None or expr.type != "call_expression":
+            return None
+        cands = []
+        fn = expr.child_by_field_name("function")
+        while fn is not None and fn.type == "parenthesized_expression" and fn.named_child_count:
+            fn = fn.named_children[0]
+        if fn is not None and fn.type in self.spec.functions:
+            cands.append(fn)
+        args = expr.child_by_field_name("arguments")
+        if args is not None:
+            cands.extend(a for a in args.named_children if a.type in self.spec.functions)
+        best = max(cands, key=lambda f: f.end_byte - f.start_byte, default=None)
+        body = best.child_by_field_name("body") if best is not None else None
+        return best if body is not None and body.type == "statement_block" else None
 
     def brace_body(self, unit: Unit, body: Any) -> None:
         """Make ``unit`` collapsible around a ``{ … }`` body when its braces sit on own lines."""
@@ -431,6 +476,8 @@ class _Builder:
                         if sub.type == "block":
                             out.append(list(sub.children))
             return out
+        if core.type == "object":
+            return [list(core.children)]
         body = core.child_by_field_name("body")
         if body is None:
             body = self.find_body(core)
@@ -455,6 +502,24 @@ class _Builder:
         node = code[0]
         core, var_name = self.unwrap(node)
         ctype = core.type
+        wrapped = None
+        if ctype not in spec.functions and ctype not in spec.containers:
+            wrapped = self.callback(node)
+            if wrapped is not None:
+                core, var_name, ctype = wrapped, None, "call_body"
+            elif self.lang in ("javascript", "typescript", "tsx"):
+                # `export default { … }`, `module.exports = { … }`, `const api = { … }`
+                obj = core
+                if node.type == "expression_statement" and node.named_child_count == 1:
+                    inner = node.named_children[0]
+                    if inner.type == "assignment_expression":
+                        obj = inner.child_by_field_name("right") or obj
+                elif node.type in ("lexical_declaration", "variable_declaration"):
+                    decls = [c for c in node.named_children if c.type == "variable_declarator"]
+                    value = decls[0].child_by_field_name("value") if len(decls) == 1 else None
+                    obj = value if value is not None else obj
+                if obj.type == "object":
+                    core, var_name, ctype, wrapped = obj, None, "object_body", obj
         if ctype in spec.imports or node.type in spec.imports:
             unit.kind = "import"
             words = _WORD.findall(node_text(node))
@@ -493,8 +558,12 @@ class _Builder:
             else:
                 unit.self_words = spec.self_words
             return unit
-        if ctype in spec.containers:
-            name, own = self.def_name(core) if var_name is None else (var_name, None)
+        if ctype in spec.containers or wrapped is not None:
+            name, own = (
+                ("", None)
+                if wrapped is not None
+                else (self.def_name(core) if var_name is None else (var_name, None))
+            )
             class_like = not (
                 ctype.startswith("preproc_")
                 or ctype
@@ -506,6 +575,8 @@ class _Builder:
                     "mod_item",
                     "internal_module",
                     "module",
+                    "call_body",
+                    "object_body",
                 )
             )
             unit.kind = "class" if class_like else "block"
@@ -539,7 +610,11 @@ class _Builder:
             if ctype in ("preproc_ifdef", "preproc_if"):
                 hi = unit.last
             elif not spec.python and not ctype.startswith("preproc_"):
-                body = core.child_by_field_name("body") or self.find_body(core)
+                body = (
+                    core
+                    if core.type == "object"
+                    else core.child_by_field_name("body") or self.find_body(core)
+                )
                 if body is not None:
                     self.brace_body(unit, body)
                 lo, hi = (unit.head_end, unit.close) if unit.collapsible else (hi, lo)
@@ -719,6 +794,13 @@ def _deps(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
                 out.append((1.0, u))
     if owner:
         owners = [owner, *outline.bases.get(owner, ())]
+        if outline.spec.python and "self" in unit.self_words and not unit.empty:
+            # operators on ``self`` call its special methods (``self[k] = v``, ``len(self)``)
+            text = "\n".join(outline.lines[unit.start : unit.last + 1])
+            for pattern, name in _PY_IMPLICIT:
+                if pattern.search(text):
+                    for o in owners:
+                        out.extend((1.5, u) for u in members.get((o, name), ()))
         for w in selfs:
             hit = False
             for o in owners:
@@ -1113,14 +1195,14 @@ class _Plan:
             return False
         extra, need = self._ancestors_cost(u)
         if extra < 0:
-            # a member of an atomic or collapsed container: raise the container instead
-            p = u.parent
-            while p is not None and p.children is None:
+            # a member of an atomic or collapsed container: raise the outermost atomic
+            # ancestor instead (one may sit above open-able ones: `namespace a { namespace b {`)
+            anc, p = None, u.parent
+            while p is not None:
+                if p.children is None:
+                    anc = p
                 p = p.parent
-            anc = u.parent
-            while anc is not None and anc.parent is not p:
-                anc = anc.parent
-            return anc is not None and anc is not u and self.try_mode(anc, FULL, budget, force)
+            return anc is not None and self.try_mode(anc, FULL, budget, force)
         if mode == FULL:
             new = self.full(u)
         elif mode == SIG:
@@ -1451,6 +1533,10 @@ def _ancestors(u: Unit) -> list[Unit]:
     return out
 
 
+# Share of the budget an empty focal body (its docstring) may take before it is collapsed.
+_FOCAL_DOC_SHARE = 0.3
+
+
 def plan_modes(
     outline: Outline,
     focal: list[Unit],
@@ -1462,7 +1548,10 @@ def plan_modes(
     """Modes for every unit: focal bodies always, then ``steps`` while they fit."""
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
-        plan.try_mode(u, FULL, budget, force=True)
+        # A body still to be written is all docstring: where that would crowd out what
+        # the new code will use, its signature is what stays (the prose asks for it).
+        hog = u.empty and u.collapsible and costs.full(u) > _FOCAL_DOC_SHARE * budget
+        plan.try_mode(u, SIG if hog else FULL, budget, force=True)
     # Every module-level name a focal body uses stays defined (a signature is enough).
     for u, body in required(outline, focal):
         if not plan.try_mode(u, SIG if u.collapsible and not body else FULL, budget, force=True):
