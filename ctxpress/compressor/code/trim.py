@@ -19,6 +19,7 @@ the size of the file.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +29,9 @@ from typing import Any
 from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 
 DROP, SIG, PART, OPEN, FULL = 0, 1, 2, 3, 4
+# A focal definition verbatim without its leading comment (a doc comment that would take
+# the budget); ranks above ``FULL`` so no later step brings the comment back.
+BARE = 5
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
@@ -47,6 +51,7 @@ _PY_IMPLICIT = tuple(
         (r"\bself\(", "__call__"),
     )
 )
+_PY_IMPLICIT_HINTS = ("self[", " self(", "len(self)", "iter(self)", "in self")
 _JS_THIS_ASSIGN = re.compile(r"\bthis\.([A-Za-z_$][\w$]*)\s*=(?!=)")
 # Python compound statements a partial body descends into, and their extra clauses.
 _PY_COMPOUND = frozenset(
@@ -183,6 +188,8 @@ class Unit:
     # row segments to keep: enclosing headers, then the statement; True marks a header)
     _assigns: tuple[tuple[frozenset[str], tuple[tuple[int, int, bool], ...]], ...] | None = None
     _refs: tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]] | None = None
+    _edges: list[tuple[float, Unit]] | None = None  # ``_deps``, once per outline
+    _implicit: frozenset[str] = frozenset()  # special methods operators on ``self`` call
 
     @property
     def collapsible(self) -> bool:
@@ -250,6 +257,10 @@ def _prefix(lines: list[str], row: int, col: int) -> str:
 def _suffix(lines: list[str], row: int, col: int) -> str:
     line = lines[row]
     return line[col:] if line.isascii() else line.encode()[col:].decode("utf-8", "replace")
+
+
+# Go: the import whose leading comment is the cgo preamble (C code, not documentation).
+_CGO_IMPORT = re.compile(r'import\s+"C"\s*$')
 
 
 class _Builder:
@@ -518,8 +529,12 @@ class _Builder:
                     decls = [c for c in node.named_children if c.type == "variable_declarator"]
                     value = decls[0].child_by_field_name("value") if len(decls) == 1 else None
                     obj = value if value is not None else obj
+                    if value is not None and value.type == "object":
+                        # `const table = { … }` still defines `table`
+                        var = decls[0].child_by_field_name("name")
+                        var_name = node_text(var) if var is not None else None
                 if obj.type == "object":
-                    core, var_name, ctype, wrapped = obj, None, "object_body", obj
+                    core, ctype, wrapped = obj, "object_body", obj
         if ctype in spec.imports or node.type in spec.imports:
             unit.kind = "import"
             words = _WORD.findall(node_text(node))
@@ -560,7 +575,7 @@ class _Builder:
             return unit
         if ctype in spec.containers or wrapped is not None:
             name, own = (
-                ("", None)
+                (var_name or "", None)
                 if wrapped is not None
                 else (self.def_name(core) if var_name is None else (var_name, None))
             )
@@ -693,6 +708,11 @@ class _Builder:
                     break
             floating.extend(p for p in pending if p not in lead)
             pending = []
+            if lead and self.lang == "go" and _CGO_IMPORT.match(node_text(node)):
+                # the cgo preamble (C code in the comment over `import "C"`): a part of
+                # its own, kept or dropped like any other, not forced in with the import
+                groups.append((lead, []))
+                lead = []
             groups.append(([node], lead))
         floating.extend(pending)
         for c in floating:
@@ -773,6 +793,13 @@ def _refs(
         pairs = tuple(set(_PAIR.findall(text)))
         selfs = frozenset(b for a, b in pairs if a in unit.self_words)
         unit._refs = (bare, selfs, pairs)
+        if (
+            outline.spec.python
+            and "self" in unit.self_words
+            and not unit.empty
+            and any(hint in text for hint in _PY_IMPLICIT_HINTS)
+        ):
+            unit._implicit = frozenset(m for p, m in _PY_IMPLICIT if p.search(text))
     return unit._refs
 
 
@@ -780,31 +807,51 @@ def _class_of(unit: Unit) -> str | None:
     return unit.owner
 
 
+# Definitions of one name a reference links to: past this many, only the nearest ones.
+_FAN_OUT = 8
+_FAN_NEAR = 4
+
+
+def _nearest(units: Sequence[Unit], order: int) -> Sequence[Unit]:
+    """``units`` (in file order), or the ``_FAN_NEAR`` nearest to ``order`` when a name
+    has many definitions (overloads, ``#ifdef`` variants, files pasted together): linking
+    every reference to all of them makes ``relate`` quadratic in the size of the file."""
+    if len(units) <= _FAN_OUT:
+        return units
+    i = bisect.bisect_left(units, order, key=lambda u: u.order)
+    lo, hi = max(0, i - _FAN_NEAR), min(len(units), i + _FAN_NEAR)
+    near = sorted(units[lo:hi], key=lambda u: abs(u.order - order))
+    return near[:_FAN_NEAR]
+
+
 def _deps(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
     """Units ``unit`` refers to, with an edge cost (1 strong … 3 weak)."""
+    if unit._edges is None:
+        unit._edges = _edges(outline, unit)
+    return unit._edges
+
+
+def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
     bare, selfs, pairs = _refs(outline, unit)
     owner = _class_of(unit) if unit.kind != "class" else unit.scope
     out: list[tuple[float, Unit]] = []
     top, members = outline.top, outline.members
     for w in bare:
-        for u in top.get(w, ()):
+        for u in _nearest(top.get(w, ()), unit.order):
             out.append((1.0, u))
         if owner and (outline.spec.implicit_this or unit.kind == "class"):
-            for u in members.get((owner, w), ()):
+            for u in _nearest(members.get((owner, w), ()), unit.order):
                 out.append((1.0, u))
     if owner:
         owners = [owner, *outline.bases.get(owner, ())]
-        if outline.spec.python and "self" in unit.self_words and not unit.empty:
-            # operators on ``self`` call its special methods (``self[k] = v``, ``len(self)``)
-            text = "\n".join(outline.lines[unit.start : unit.last + 1])
-            for pattern, name in _PY_IMPLICIT:
-                if pattern.search(text):
-                    for o in owners:
-                        out.extend((1.5, u) for u in members.get((o, name), ()))
+        # operators on ``self`` call its special methods (``self[k] = v``, ``len(self)``)
+        for name in unit._implicit:
+            for o in owners:
+                out.extend((1.5, u) for u in members.get((o, name), ()))
         for w in selfs:
             hit = False
             for o in owners:
-                for u in members.get((o, w), ()):
+                for u in _nearest(members.get((o, w), ()), unit.order):
                     out.append((1.0, u))
                     hit = True
                 if hit:
@@ -817,17 +864,17 @@ def _deps(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
                     hit = True
                     break
             if not hit:
-                out.extend((1.0, u) for u in outline.types.get(owner, ()))
+                out.extend((1.0, u) for u in _nearest(outline.types.get(owner, ()), unit.order))
     for a, b in pairs:
         if a in outline.types:
-            for u in members.get((a, b), ()):
+            for u in _nearest(members.get((a, b), ()), unit.order):
                 out.append((1.0, u))
         elif a not in unit.self_words:
             cands = outline.any_member.get(b, ())
             if 0 < len(cands) <= 3:
                 out.extend((3.0, u) for u in cands)
     if unit.kind == "func" and owner and unit.self_words:
-        for u in outline.types.get(owner, ()):
+        for u in _nearest(outline.types.get(owner, ()), unit.order):
             if u.kind == "class" and u.children is None and u is not unit.parent:
                 out.append((1.5, u))  # struct fields of Go / Rust receivers
     return out
@@ -904,10 +951,11 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
                 seed(best, 0.0)
     # A class named because a focal method sits in it (``self: IndexedSet``) is context,
     # not a hint: seeding it would pull every member equally close and drown the
-    # finer guesses about which of them the focal code uses.
+    # finer guesses about which of them the focal code uses. So is a class whose
+    # constructor shares its name (Java, C++): it opens around the constructor.
     for f in [u for u, d in seeds.items() if d == 0.0]:
         for p in _ancestors(f):
-            if seeds.get(p, 0.0) > 0.0:
+            if p in seeds and (seeds[p] > 0.0 or p.name == f.name):
                 del seeds[p]
     return seeds
 
@@ -1061,6 +1109,7 @@ def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
             p = p.parent
     heap = [(d, u.order, u) for u, d in seeds.items()]
     heapq.heapify(heap)
+    best = dict(seeds)  # shortest distance pushed so far
     while heap:
         d, _, u = heapq.heappop(heap)
         if u in dist or (u in enclosing and u not in seeds):
@@ -1072,8 +1121,10 @@ def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
         if u.kind == "class" and u.children:
             nxt.extend((0.5, c) for c in u.children)
         for cost, v in nxt:
-            if v not in dist:
-                heapq.heappush(heap, (d + cost, v.order, v))
+            nd = d + cost
+            if v not in dist and nd < best.get(v, 99.0):
+                best[v] = nd
+                heapq.heappush(heap, (nd, v.order, v))
     return dist
 
 
@@ -1161,14 +1212,14 @@ class _Plan:
             need.append(p)
             extra += self.structural(p)
             p = p.parent
-        if p is not None and self.mode.get(p) == FULL:
+        if p is not None and self.mode.get(p, DROP) >= FULL:
             return -2, []
         return extra, need
 
     def inside_full(self, u: Unit) -> bool:
         p = u.parent
         while p is not None:
-            if self.mode.get(p) == FULL:
+            if self.mode.get(p, DROP) >= FULL:
                 return True
             p = p.parent
         return False
@@ -1205,6 +1256,8 @@ class _Plan:
             return anc is not None and self.try_mode(anc, FULL, budget, force)
         if mode == FULL:
             new = self.full(u)
+        elif mode == BARE:
+            new = self.c.tok(u.start, u.last)
         elif mode == SIG:
             new = self.sig(u)
         elif mode == PART:
@@ -1218,6 +1271,21 @@ class _Plan:
             self._set(p, OPEN, self.structural(p))
         self._set(u, mode, new)
         return True
+
+
+# Share of the budget a focal definition's leading (doc) comment may take.
+_FOCAL_LEAD_SHARE = 0.3
+
+
+def _focal_mode(u: Unit, budget: int, costs: _Costs) -> int:
+    """``FULL`` for a focal definition, or ``BARE`` (its leading comment rows left out)
+    when that comment would take more than its share of the budget, or the whole does
+    not fit: the definition itself stays byte for byte."""
+    if u.first >= u.start:
+        return FULL
+    full = costs.full(u)
+    lead = full - costs.tok(u.start, u.last)
+    return BARE if lead > _FOCAL_LEAD_SHARE * budget or full > budget else FULL
 
 
 def render(
@@ -1248,6 +1316,8 @@ def render(
         m = mode.get(u, DROP)
         if m == FULL:
             out.extend(lines[u.first : u.last + 1])
+        elif m == BARE:
+            out.extend(lines[u.start : u.last + 1])
         elif m == SIG:
             out.extend(lines[u.start : u.head_end + 1])
             out.append(u.indent + marker_text)
@@ -1520,7 +1590,8 @@ def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
         bare, _, _ = _refs(outline, f)
         for w in sorted(bare):
             for u in outline.top.get(w, ()):
-                if u is not f and u not in enclosing and u.kind != "block":
+                # a named block (`const table = { … }`) stays too, collapsed
+                if u is not f and u not in enclosing and (u.kind != "block" or u.collapsible):
                     out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
     return list(out.items())
 
@@ -1551,7 +1622,7 @@ def plan_modes(
         # A body still to be written is all docstring: where that would crowd out what
         # the new code will use, its signature is what stays (the prose asks for it).
         hog = u.empty and u.collapsible and costs.full(u) > _FOCAL_DOC_SHARE * budget
-        plan.try_mode(u, SIG if hog else FULL, budget, force=True)
+        plan.try_mode(u, SIG if hog else _focal_mode(u, budget, costs), budget, force=True)
     # Every module-level name a focal body uses stays defined (a signature is enough).
     for u, body in required(outline, focal):
         if not plan.try_mode(u, SIG if u.collapsible and not body else FULL, budget, force=True):

@@ -1,0 +1,280 @@
+"""Code-stage cases found on real code outside the benchmark corpora (small inline samples).
+
+Each test goes through the public ``ctxpress.compress`` API: a code block with a
+language tag that is missing or names a close relative must still be trimmed, parse,
+and keep the focal function.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import ctxpress
+from ctxpress.compressor.code.fences import find_fences
+from ctxpress.compressor.code.languages import clean_parse
+
+QUESTION = "Why does `{name}` return the wrong value?"
+
+
+def _repeat(template: str, n: int) -> str:
+    """``n`` helper definitions from ``template`` (``{i}`` is the index)."""
+    return "".join(template.replace("{i}", str(i)) for i in range(n))
+
+
+# `new` and `class` are identifiers in C, keywords in C++
+C_HELPER = (
+    "static int helper_{i}(int new, int class)\n{\n"
+    "    int total = new * {i} + class;\n    total += {i} * 3;\n"
+    "    return total - {i};\n}\n\n"
+)
+# an angle-bracket cast: TypeScript only (TSX reads `<number>` as a JSX tag)
+TS_HELPER = (
+    "export function helper{i}(x: unknown): number {\n"
+    "  const y = <number>x * {i};\n  return y + {i};\n}\n\n"
+)
+TSX_HELPER = (
+    "export function Row{i}(props: { label: string }) {\n"
+    "  const text: string = props.label + '{i}';\n"
+    '  return <div className="row{i}">{text}</div>;\n}\n\n'
+)
+
+
+PARSE_VALUE = (
+    "export function parseValue(x: unknown): number {\n"
+    "  const v = <number>x;\n  return helper3(v) + 1;\n}\n"
+)
+CASES = {
+    # C that only the C grammar reads, fenced as ```cpp
+    "c-under-cpp": (
+        "cpp",
+        "c",
+        _repeat(C_HELPER, 10)
+        + "int decode_one(int new)\n{\n    int r = helper_3(new, 1);\n    return r + 1;\n}\n",
+        "decode_one",
+        "int decode_one(int new)\n{\n    int r = helper_3(new, 1);\n    return r + 1;\n}\n",
+    ),
+    # TypeScript fenced as ```js
+    "ts-under-js": (
+        "js",
+        "typescript",
+        _repeat(TS_HELPER, 10) + PARSE_VALUE,
+        "parseValue",
+        PARSE_VALUE,
+    ),
+    # TSX with no tag and no file name: detection must reach the TSX grammar
+    "tsx-untagged": (
+        "",
+        "tsx",
+        "import React from 'react';\n\n"
+        + _repeat(TSX_HELPER, 10)
+        + "export function Table(props: { rows: string[] }) {\n"
+        "  const items: string[] = props.rows;\n"
+        "  return <ul>{items.map((r) => <Row3 label={r} />)}</ul>;\n}\n",
+        "Table",
+        "export function Table(props: { rows: string[] }) {\n"
+        "  const items: string[] = props.rows;\n"
+        "  return <ul>{items.map((r) => <Row3 label={r} />)}</ul>;\n}\n",
+    ),
+    # TypeScript with no tag, no file name and none of the TypeScript line cues
+    "ts-untagged-no-cues": (
+        "",
+        "typescript",
+        _repeat(TS_HELPER, 10) + PARSE_VALUE,
+        "parseValue",
+        PARSE_VALUE,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_relative_or_missing_tag_still_trims(case: str) -> None:
+    tag, grammar, code, name, focal = CASES[case]
+    question = QUESTION.format(name=name)
+    content = f"Here is my code:\n```{tag}\n{code}```\n{question}"
+    empty = f"Here is my code:\n```{tag}\n```\n{question}"
+    assert clean_parse(grammar, code.encode()) is not None, "fixture must parse"
+    code_tokens = ctxpress.count_tokens([{"role": "user", "content": code}])
+    budget = ctxpress.count_tokens([{"role": "user", "content": empty}]) + code_tokens // 2
+    result = ctxpress.compress([{"role": "user", "content": content}], budget=budget)
+    text = result.messages[0]["content"]
+    fence = find_fences(text)[0]
+    out = text[fence.code_start : fence.code_end]
+    notes = [n for s in result.stages for n in s.notes]
+    assert not any("left as is" in n for n in notes), notes
+    assert len(out) < len(code) * 0.8, f"not trimmed: {notes}"
+    assert clean_parse(grammar, out.encode()) is not None, out
+    assert focal in out, out
+    assert result.tokens_after <= budget
+    assert text.endswith(f"```\n{question}")
+
+
+# ------------------------------------------------------------- budget, focal and tables
+
+
+def _trim(tag: str, code: str, name: str, share: float) -> tuple[str, int, int]:
+    """(output block, tokens_after, budget) with ``share`` of the code's tokens to spend."""
+    question = QUESTION.format(name=name)
+    content = f"Here is my code:\n```{tag}\n{code}```\n{question}"
+    empty = f"Here is my code:\n```{tag}\n```\n{question}"
+    code_tokens = ctxpress.count_tokens([{"role": "user", "content": code}])
+    budget = ctxpress.count_tokens([{"role": "user", "content": empty}]) + int(share * code_tokens)
+    result = ctxpress.compress([{"role": "user", "content": content}], budget=budget)
+    text = result.messages[0]["content"]
+    fence = find_fences(text)[0]
+    assert text.endswith(f"```\n{question}")
+    return text[fence.code_start : fence.code_end], result.tokens_after, budget
+
+
+_DOC_LINES = "".join(
+    f" * Example {i}: the collection is walked in order and each element is passed on.\n"
+    for i in range(40)
+)
+_LEAD_DOC = {
+    # language: (tag, grammar, helper(i), focal with its leading doc comment, focal alone)
+    "javascript": (
+        "js",
+        "javascript",
+        lambda i: (
+            f"function helper{i}(xs) {{\n  const n = xs.length + {i};\n  return n * 2;\n}}\n\n"
+        ),
+        f"/**\n{_DOC_LINES} */\n",
+        "function filter(xs, pred) {\n  const out = helper3(xs);\n  return out + pred;\n}\n",
+    ),
+    "rust": (
+        "rust",
+        "rust",
+        lambda i: f"fn helper{i}(x: i32) -> i32 {{\n    let n = x + {i};\n    n * 2\n}}\n\n",
+        "".join(
+            f"/// Example {i}: the collection is walked in order, each element passed on.\n"
+            for i in range(40)
+        ),
+        "pub fn filter(xs: i32, pred: i32) -> i32 {\n"
+        "    let out = helper3(xs);\n    out + pred\n}\n",
+    ),
+    "go": (
+        "go",
+        "go",
+        lambda i: f"func helper{i}(x int) int {{\n\tn := x + {i}\n\treturn n * 2\n}}\n\n",
+        "".join(
+            f"// Example {i}: the collection is walked in order, each element passed on.\n"
+            for i in range(40)
+        ),
+        "func filter(xs int, pred int) int {\n\tout := helper3(xs)\n\treturn out + pred\n}\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_LEAD_DOC))
+def test_focal_leading_doc_comment_gives_way_to_budget(lang: str) -> None:
+    # A focal definition under a doc comment that alone is several times the budget:
+    # the definition stays byte for byte, the comment goes, the budget holds.
+    tag, grammar, helper, doc, focal = _LEAD_DOC[lang]
+    body = "".join(helper(i) for i in range(12)) + doc + focal
+    code = f"package util\n\n{body}" if lang == "go" else body
+    assert clean_parse(grammar, code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim(tag, code, "filter", 0.15)
+    assert focal in out, out
+    assert "Example 7" not in out, out
+    assert clean_parse(grammar, out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_java_constructor_named_like_class_opens_class() -> None:
+    # `BSHTryStatement` names the class and its constructor: the constructor is the
+    # focal definition, the class opens around it (not forced whole past the budget).
+    big = "".join(f"        int v{i} = jjtGetChild({i}).hashCode() + {i};\n" for i in range(60))
+    ctor = "\tTryStatement(int id)\n\t{\n\t\tsuper(id);\n\t}\n"
+    code = (
+        "package bsh;\n\nimport java.util.Vector;\n\n"
+        "class TryStatement extends SimpleNode\n{\n" + ctor + "\n"
+        "\tpublic Object eval(CallStack callstack, Interpreter interpreter)\n\t{\n"
+        + big
+        + "        return null;\n\t}\n}\n"
+    )
+    assert clean_parse("java", code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim("java", code, "TryStatement", 0.1)
+    assert ctor in out, out
+    assert "int v30 " not in out, out
+    assert clean_parse("java", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_js_data_table_the_focal_reads_stays_defined() -> None:
+    # `const table = { … }` read by the focal function: too big to keep whole, it stays
+    # as its collapsed definition rather than vanishing (the focal would use an
+    # undefined name).
+    entries = "".join(
+        f'  key{i}: {{\n    one: "one {i} value",\n    other: "{{{{count}}}} values {i}",\n  }},\n'
+        for i in range(40)
+    )
+    helpers = "".join(
+        f"function helper{i}(x) {{\n  const n = x + {i};\n  return n * 2;\n}}\n\n"
+        for i in range(30)
+    )
+    focal = (
+        "export const formatDistance = (token, count) => {\n"
+        "  const group = formatDistanceLocale[token];\n"
+        "  return count === 1 ? group.one : group.other.replace('{{count}}', String(count));\n"
+        "};\n"
+    )
+    code = f"const formatDistanceLocale = {{\n{entries}}};\n\n{helpers}{focal}"
+    assert clean_parse("javascript", code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim("js", code, "formatDistance", 0.15)
+    assert focal in out, out
+    assert "const formatDistanceLocale = {" in out, out
+    assert clean_parse("javascript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_many_same_named_definitions_link_to_the_nearest(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Files pasted together (or many overloads / `#ifdef` variants) define one name many
+    # times: a reference links to the nearest few definitions, not to every one, so the
+    # relevance search stays linear in the size of the file.
+    from ctxpress.compressor.code import trim
+
+    copies = 40
+    code = "".join(
+        f"def helper(x):\n    y = other(x) + {i}\n    return y * 2\n\n\n"
+        f"def other(x):\n    z = helper(x - 1) + {i}\n    return z - 1\n\n\n"
+        for i in range(copies)
+    )
+    code += "def focal_entry(x):\n    r = helper(x)\n    return r + 1\n"
+    edges = 0
+    deps = trim._deps
+
+    def counting(outline: trim.Outline, unit: trim.Unit) -> list[tuple[float, trim.Unit]]:
+        nonlocal edges
+        out = deps(outline, unit)
+        edges += len(out)
+        return out
+
+    monkeypatch.setattr(trim, "_deps", counting)
+    out, after, budget = _trim("python", code, "focal_entry", 0.2)
+    assert "def focal_entry(x):\n    r = helper(x)\n    return r + 1\n" in out, out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+    assert edges <= 10 * (2 * copies + 1), edges
+
+
+def test_go_cgo_preamble_is_not_forced_with_import_c() -> None:
+    # The comment right above `import "C"` is C code for cgo: the focal function's `C.`
+    # calls keep `import "C"`, but the preamble is an ordinary droppable part.
+    preamble = "".join(
+        f"static int c_helper_{i}(int x) {{ return x * {i} + 1; }}\n" for i in range(60)
+    )
+    helpers = "".join(
+        f"func helper{i}(x int) int {{\n\tn := x + {i}\n\treturn n * 2\n}}\n\n" for i in range(8)
+    )
+    focal = (
+        "func Next(x int) int {\n\tr := C.c_helper_3(C.int(x))\n\treturn int(r) + helper2(x)\n}\n"
+    )
+    code = (
+        f'package sqlite3\n\n/*\n#include <stdlib.h>\n{preamble}*/\nimport "C"\n\n{helpers}{focal}'
+    )
+    assert clean_parse("go", code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim("go", code, "Next", 0.2)
+    assert focal in out, out
+    assert '\nimport "C"\n' in out, out
+    assert "c_helper_40" not in out, out
+    assert clean_parse("go", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
