@@ -140,6 +140,17 @@ _LEAD_DOC = {
         f"/**\n{_DOC_LINES} */\n",
         "function filter(xs, pred) {\n  const out = helper3(xs);\n  return out + pred;\n}\n",
     ),
+    "java": (
+        "java",
+        "java",
+        lambda i: (
+            f"    static int helper{i}(int x) {{\n        int n = x + {i};\n"
+            "        return n * 2;\n    }\n\n"
+        ),
+        f"    /**\n{_DOC_LINES}     */\n",
+        "    static int filter(int xs, int pred) {\n"
+        "        int out = helper3(xs);\n        return out + pred;\n    }\n",
+    ),
     "rust": (
         "rust",
         "rust",
@@ -170,7 +181,7 @@ def test_focal_leading_doc_comment_gives_way_to_budget(lang: str) -> None:
     # the definition stays byte for byte, the comment goes, the budget holds.
     tag, grammar, helper, doc, focal = _LEAD_DOC[lang]
     body = "".join(helper(i) for i in range(12)) + doc + focal
-    code = f"package util\n\n{body}" if lang == "go" else body
+    code = {"go": f"package util\n\n{body}", "java": f"class Util {{\n{body}}}\n"}.get(lang, body)
     assert clean_parse(grammar, code.encode()) is not None, "fixture must parse"
     out, after, budget = _trim(tag, code, "filter", 0.15)
     assert focal in out, out
@@ -278,3 +289,26 @@ def test_go_cgo_preamble_is_not_forced_with_import_c() -> None:
     assert "c_helper_40" not in out, out
     assert clean_parse("go", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+def test_java_doc_comments_travel_with_their_methods() -> None:
+    helpers = "".join(
+        f"    /** Helper {i} scales its input. */\n"
+        f"    static int helper{i}(int x) {{\n        int n = x * {i};\n"
+        f"        n += {i} * 7;\n        return n - {i};\n    }}\n\n"
+        for i in range(12)
+    )
+    focal = (
+        "    /** Keeps what the predicate accepts. */\n"
+        "    static int filter(int xs, int pred) {\n"
+        "        int out = helper3(xs);\n        return out + pred;\n    }\n"
+    )
+    code = f"class Util {{\n{helpers}{focal}}}\n"
+    out, after, budget = _trim("java", code, "filter", 0.3)
+    assert clean_parse("java", out.encode()) is not None, out
+    assert focal in out, out
+    assert after <= budget
+    for i in range(12):
+        doc = f"/** Helper {i} scales its input. */"
+        kept = f"        int n = x * {i};\n" in out
+        assert (doc in out) == kept, f"helper{i}: its comment {'lost' if kept else 'orphaned'}"

@@ -108,6 +108,7 @@ SPECS: dict[str, LangSpec] = {
         containers=frozenset({"class_declaration", "interface_declaration", "record_declaration"}),
         bodied=frozenset({"enum_declaration", "annotation_type_declaration"}),
         imports=frozenset({"import_declaration", "package_declaration"}),
+        comments=frozenset({"line_comment", "block_comment"}),
         implicit_this=True,
         body_types=frozenset({"enum_body", "annotation_type_body"}),
     ),
