@@ -571,3 +571,15 @@ def test_operators_on_self_keep_the_special_methods_they_call() -> None:
     assert clean_parse("python", out.encode()) is not None, out
     assert setter.rstrip("\n") in out, "`self[key] = ...` calls __setitem__"
     assert "    def __eq__(self, *args):\n        ...\n" in out, "nothing calls __eq__"
+
+
+def test_a_module_constant_whose_name_starts_like_a_string_prefix_is_not_a_docstring() -> None:
+    # `binary_type = ...` starts with `b`, as `b"..."` does: it is still a definition
+    code = (
+        '"""Streams."""\n\nbinary_type = bytes\n\n\n'
+        + "".join(_filler(i, "python") for i in range(12))
+        + "def write(data):\n    pass\n"
+    )
+    _, out = _trim(code, "python", "Implement `write`: reject data that is not binary.", 0.1)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert "binary_type = bytes\n" in out, out

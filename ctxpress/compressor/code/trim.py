@@ -69,6 +69,7 @@ _BRACE_EMPTY = re.compile(
 _PY_STRING = re.compile(
     r"^\s*[rRuUbBfF]{0,2}(\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\n]*\"|'[^'\n]*')", re.M
 )
+_PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _PY_DOC_START = re.compile(r"\s*[rRuUbB]{0,2}(\"\"\"|''')")
 _LINE_COMMENT = {True: re.compile(r"#.*"), False: re.compile(r"//.*|/\*[\s\S]*?\*/")}
 _NOT_IMPLEMENTED = re.compile(
@@ -1002,7 +1003,7 @@ def _subwords(name: str) -> list[str]:
 
 
 def _is_docstring(outline: Outline, u: Unit) -> bool:
-    return u.kind == "stmt" and outline.lines[u.start].lstrip()[:1] in ("'", '"', "r", "u", "b")
+    return u.kind == "stmt" and _PY_STRING_START.match(outline.lines[u.start]) is not None
 
 
 # Distance taken off a class member per attribute it defines first, and at most.
