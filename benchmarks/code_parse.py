@@ -30,7 +30,7 @@ from typing import Any
 import ctxpress
 from ctxpress.compressor.code.fences import find_fences
 from ctxpress.compressor.code.languages import clean_parse
-from ctxpress.compressor.code.trim import build_outline
+from ctxpress.compressor.code.outline import build_outline
 from ctxpress.tokens import get_counter, user_cache_dir
 
 ROOT = Path(__file__).resolve().parent.parent

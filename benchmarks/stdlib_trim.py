@@ -32,7 +32,8 @@ from pyflakes import reporter as flakes_reporter
 import ctxpress
 from ctxpress.compressor.code import extract_focus
 from ctxpress.compressor.code.languages import clean_parse
-from ctxpress.compressor.code.trim import build_outline, trim_outline
+from ctxpress.compressor.code.outline import build_outline
+from ctxpress.compressor.code.trim import trim_outline
 from ctxpress.tokens import get_counter
 
 ROOT = Path(__file__).resolve().parent.parent

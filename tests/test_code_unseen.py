@@ -241,7 +241,7 @@ def test_many_same_named_definitions_link_to_the_nearest(monkeypatch: pytest.Mon
     # Files pasted together (or many overloads / `#ifdef` variants) define one name many
     # times: a reference links to the nearest few definitions, not to every one, so the
     # relevance search stays linear in the size of the file.
-    from ctxpress.compressor.code import trim
+    from ctxpress.compressor.code import outline as model
 
     copies = 40
     code = "".join(
@@ -251,15 +251,15 @@ def test_many_same_named_definitions_link_to_the_nearest(monkeypatch: pytest.Mon
     )
     code += "def focal_entry(x):\n    r = helper(x)\n    return r + 1\n"
     edges = 0
-    deps = trim._deps
+    deps = model._deps
 
-    def counting(outline: trim.Outline, unit: trim.Unit) -> list[tuple[float, trim.Unit]]:
+    def counting(outline: model.Outline, unit: model.Unit) -> list[tuple[float, model.Unit]]:
         nonlocal edges
         out = deps(outline, unit)
         edges += len(out)
         return out
 
-    monkeypatch.setattr(trim, "_deps", counting)
+    monkeypatch.setattr(model, "_deps", counting)
     out, after, budget = _trim("python", code, "focal_entry", 0.2)
     assert "def focal_entry(x):\n    r = helper(x)\n    return r + 1\n" in out, out
     assert clean_parse("python", out.encode()) is not None, out

@@ -15,7 +15,8 @@ from typing import Any
 
 from ctxpress.compressor.code.fences import Fence, find_fences
 from ctxpress.compressor.code.languages import clean_parse, detect, from_filename, from_tag
-from ctxpress.compressor.code.trim import Focus, Outline, build_outline, trim_outline
+from ctxpress.compressor.code.outline import Focus, Outline, build_outline
+from ctxpress.compressor.code.trim import trim_outline
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
 from ctxpress.messages import Message, last_user_index, message_text

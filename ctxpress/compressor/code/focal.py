@@ -1,0 +1,256 @@
+"""What the question points at, and what a body still to be written will use.
+
+The seeds ``outline.relate`` measures distances from: the units the prose names
+(``find_focal``), the likely dependencies of focal bodies that are still empty
+(``predicted``), and the module-level definitions a focal body uses directly, which
+must stay defined whatever the budget (``required``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
+
+_PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
+
+
+def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
+    """Seed units with a starting distance: 0 for focal symbols, more for weaker hints."""
+    seeds: dict[Unit, float] = {}
+
+    def seed(u: Unit, d: float) -> None:
+        if d < seeds.get(u, 99.0):
+            seeds[u] = d
+
+    named: list[Unit] = []
+    for unit in outline.units:
+        if unit.kind in ("stmt", "import") and focus.strong.intersection(unit.defs):
+            seed(unit, 1.0)
+        if unit.kind not in ("func", "class") or not unit.name:
+            continue
+        if (unit.owner or "", unit.name) in focus.qualified or unit.name in focus.strong:
+            named.append(unit)
+        elif unit.name in focus.weak and len(unit.name) > 2:
+            seed(unit, 2.0)
+    empties = [u for u in outline.units if u.kind == "func" and u.empty and not u.abstract]
+    marked = [u for u in empties if u.empty == 2]
+    # A base-class stub that a subclass in the file overrides is an interface, not the
+    # task; unless the prose asks for code and the override has a body: then the stub is
+    # what is left to write.
+    build = any(w.lower() in _BUILD_WORDS for w in focus.weak | focus.strong)
+    overridden = {
+        (b, u.name)
+        for u in named
+        if u.owner and (u.empty or not build)
+        for b in outline.bases.get(u.owner, ())
+        if b
+    }
+    named_empty = [
+        u for u in named if u.empty and not u.abstract and (u.owner, u.name) not in overridden
+    ]
+    if named_empty:
+        for u in named_empty:
+            seed(u, 0.0)
+        for u in named:
+            if not u.empty:
+                seed(u, 1.0)
+    else:
+        by_name: dict[str, list[Unit]] = {}
+        for u in named:
+            by_name.setdefault(u.name, []).append(u)
+        for group in by_name.values():
+            for u in group:
+                seed(u, 0.0 if len(group) <= 3 else 1.0)
+    if named:
+        if len(marked) <= 3:
+            for u in marked:
+                seed(u, 0.5)
+    elif len(empties) <= 2:
+        for u in empties:
+            seed(u, 0.0)
+    elif 0 < len(marked) <= 3:
+        for u in marked:
+            seed(u, 0.0)
+    if focus.rows:
+        for row in focus.rows:
+            best = None
+            for u in outline.units:
+                if (
+                    u.kind == "func"
+                    and u.start <= row <= u.last
+                    and (best is None or u.last - u.start < best.last - best.start)
+                ):
+                    best = u
+            if best is not None:
+                seed(best, 0.0)
+    # A class named because a focal method sits in it (``self: IndexedSet``) is context,
+    # not a hint: seeding it would pull every member equally close and drown the
+    # finer guesses about which of them the focal code uses. So is a class whose
+    # constructor shares its name (Java, C++): it opens around the constructor.
+    for f in [u for u, d in seeds.items() if d == 0.0]:
+        for p in ancestors(f):
+            if p in seeds and (seeds[p] > 0.0 or p.name == f.name):
+                del seeds[p]
+    return seeds
+
+
+# Words of a request to write code (``Implement `f` ...``) rather than to explain it.
+_BUILD_WORDS = frozenset({"implement", "complete", "finish", "write", "fill"})
+_SUBWORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_STOP = frozenset(
+    {
+        "the",
+        "and",
+        "for",
+        "from",
+        "with",
+        "this",
+        "that",
+        "get",
+        "set",
+        "init",
+        "self",
+        "none",
+        "true",
+        "false",
+        "return",
+        "value",
+        "values",
+        "param",
+        "type",
+        "data",
+        "new",
+        "all",
+        "not",
+    }
+)
+
+
+def _stem(word: str) -> str:
+    """A crude stem: the first five letters (``translates`` ~ ``translate``)."""
+    return word.lower()[:5]
+
+
+def _subwords(name: str) -> list[str]:
+    return [_stem(w) for w in _SUBWORD.findall(name) if len(w) > 2 and w.lower() not in _STOP]
+
+
+def _is_docstring(outline: Outline, u: Unit) -> bool:
+    return u.kind == "stmt" and _PY_STRING_START.match(outline.lines[u.start]) is not None
+
+
+# Distance taken off a class member per attribute it defines first, and at most.
+_ATTR_STEP, _ATTR_MAX = 0.06, 0.6
+# Distance of the definitions one and two places before a focal one (after: 0.1 more).
+_NEAR_BASE, _NEAR_STEP = 1.3, 0.3
+
+
+def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, float]:
+    """Likely dependencies of focal units whose bodies are still to be written.
+
+    An empty body references nothing yet; what it will use is guessed from the class it
+    sits in (constructor, attributes, helpers, base classes), from the file's small
+    module-level definitions, and from the words of the prose.
+    """
+    words = {_stem(w) for w in focus.weak | focus.strong if len(w) > 2 and w.lower() not in _STOP}
+    out: dict[Unit, float] = {}
+
+    def put(u: Unit, d: float) -> None:
+        if d < out.get(u, 99.0):
+            out[u] = d
+
+    def lexical(u: Unit) -> float:
+        subs = _subwords(u.name or (u.defs[0] if u.defs else ""))
+        return sum(1 for w in subs if w in words) / len(subs) if subs else 0.0
+
+    owners: dict[str, float] = {}
+    for f in focal:
+        if f.owner:
+            owners.setdefault(f.owner, 0.0)
+            for i, base in enumerate(outline.bases.get(f.owner, ())):
+                owners.setdefault(base, 0.3 + 0.1 * i)
+    # Other implementations of the same method: what they use on `self`, this one may too.
+    for f in focal:
+        if not f.owner:
+            continue
+        for a in outline.any_member.get(f.name, ()):
+            if a.owner == f.owner or a.empty:
+                continue
+            _, selfs, _ = refs(outline, a)
+            for w in selfs:
+                for o, extra in owners.items():
+                    hits = outline.members.get((o, w)) or outline.attr_defs.get((o, w), [])[:1]
+                    for u in hits:
+                        put(u, 1.05 + extra)
+    # Which member first defines each attribute (the constructor, usually) and how often
+    # the other methods use each member: helpers they lean on are likely helpers here too.
+    attrs: dict[Unit, int] = {}
+    for (o, _), defs in outline.attr_defs.items():
+        if o in owners and defs:
+            first = min(defs, key=lambda u: (u.name != "__init__", u.order))
+            attrs[first] = attrs.get(first, 0) + 1
+    used: dict[str, int] = {}
+    for u in outline.units:
+        if u.owner in owners and u.kind == "func" and u not in focal:
+            for w in refs(outline, u)[1]:
+                used[w] = used.get(w, 0) + 1
+    for u in outline.units:
+        if u in focal or _is_docstring(outline, u):
+            continue
+        if u.owner in owners:
+            extra = owners[u.owner or ""]
+            if u.kind == "func":
+                d = 1.0 if u.name == "__init__" else 1.2 + 0.8 * (1 - lexical(u))
+                d -= min(1.0, 0.3 * used.get(u.name, 0))
+                # the constructor (or setup helper) that defines many attributes is the
+                # class's data model: worth its size for a body still to be written
+                d -= min(_ATTR_MAX, _ATTR_STEP * attrs.get(u, 0))
+                put(u, d + extra)
+            elif u.kind == "stmt":
+                put(u, 1.3 + extra + 0.8 * (1 - lexical(u)))
+            continue
+        if u.kind not in ("func", "class", "stmt"):
+            continue
+        lex = lexical(u)
+        if lex > 0:
+            put(u, 1.4 + 0.8 * (1 - lex) + (0.3 if u.owner else 0.0))
+        elif u.kind == "stmt" and u.owner is None and u.last - u.start < 3 and u.defs:
+            put(u, 1.8)
+    # Definitions right beside a focal one are often its helpers (written just before it).
+    for f in focal:
+        sibs = [
+            c
+            for c in (f.parent.children if f.parent is not None else None) or ()
+            if c.kind in ("func", "class") or (c.kind == "stmt" and c.defs)
+        ]
+        if f not in sibs:
+            continue
+        i = sibs.index(f)
+        for k in (-2, -1, 1, 2):
+            if 0 <= i + k < len(sibs) and sibs[i + k] not in focal:
+                put(sibs[i + k], _NEAR_BASE + _NEAR_STEP * abs(k) + (0.1 if k > 0 else 0.0))
+    return out
+
+
+def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
+    """Module-level definitions of the names the focal units use directly.
+
+    The flag says the body must stay: a function that binds the name with ``global``
+    defines it only in its body.
+    """
+    enclosing = {p for f in focal for p in ancestors(f)}
+    out: dict[Unit, bool] = {}
+    if focal:
+        # names a wildcard import brings in cannot be traced: keep those imports
+        for u in outline.units:
+            if u.kind == "import" and u.owner is None and "*" in outline.lines[u.last]:
+                out[u] = False
+    for f in focal:
+        bare, _, _ = refs(outline, f)
+        for w in sorted(bare):
+            for u in outline.top.get(w, ()):
+                # a named block (`const table = { … }`) stays too, collapsed
+                if u is not f and u not in enclosing and (u.kind != "block" or u.collapsible):
+                    out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
+    return list(out.items())

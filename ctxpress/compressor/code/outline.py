@@ -1,0 +1,889 @@
+"""A parsed source file as units, and the references between them.
+
+The file becomes a tree of *units*: top-level statements, and the members of
+class-like bodies (and of Python ``if``/``try`` and C preprocessor blocks), with lookup
+tables from names to the units that define them. ``relate`` measures how far each unit
+is from a set of seed units over the references in their text; ``focal`` chooses the
+seeds and ``trim`` plans and renders what to keep.
+
+Only the statement-level skeleton is walked with tree-sitter; identifiers are read
+from each unit's text with regular expressions (C speed), so the cost stays linear in
+the size of the file.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
+
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
+_PAIR = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
+_PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
+PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
+# Python operations on ``self`` and the special method each one calls.
+_PY_IMPLICIT = tuple(
+    (re.compile(p, re.M), m)
+    for p, m in (
+        (r"\bself\[[^\]\n]*\]\s*=(?!=)", "__setitem__"),
+        (r"\bdel\s+self\[", "__delitem__"),
+        (r"(?<!del )\bself\[[^\]\n]*\](?!\s*=(?!=))", "__getitem__"),
+        (r"\blen\(self\)", "__len__"),
+        (r"\bfor\s[^\n]*?\bin\s+self\b(?![.\[(])|\biter\(self\)", "__iter__"),
+        (r"^(?![^\n]*\bfor\s)[^\n]*\bin\s+self\b(?![.\[(])", "__contains__"),
+        (r"\bself\(", "__call__"),
+    )
+)
+_PY_IMPLICIT_HINTS = ("self[", " self(", "len(self)", "iter(self)", "in self")
+_JS_THIS_ASSIGN = re.compile(r"\bthis\.([A-Za-z_$][\w$]*)\s*=(?!=)")
+_PY_EMPTY = re.compile(r"^(pass|\.\.\.|raise NotImplementedError(\(.*\))?|return( None)?)$")
+_BRACE_EMPTY = re.compile(
+    r"^(return;?|todo!\(.*\);?|unimplemented!\(.*\);?|panic!?\(.*\);?"
+    r"|throw new \w*Error\(.*\);?|throw \w*Exception\(.*\);?|throw new \w*Exception\(.*\);?)$"
+)
+_PY_STRING = re.compile(
+    r"^\s*[rRuUbBfF]{0,2}(\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\n]*\"|'[^'\n]*')", re.M
+)
+_PY_DOC_START = re.compile(r"\s*[rRuUbB]{0,2}(\"\"\"|''')")
+_LINE_COMMENT = {True: re.compile(r"#.*"), False: re.compile(r"//.*|/\*[\s\S]*?\*/")}
+_NOT_IMPLEMENTED = re.compile(
+    r"TODO|FIXME|NotImplemented|unimplemented|todo!|not implemented", re.I
+)
+_IMPORT_WORDS = frozenset(
+    {
+        "import",
+        "from",
+        "as",
+        "use",
+        "crate",
+        "super",
+        "self",
+        "package",
+        "static",
+        "pub",
+        "include",
+        "type",
+        "typeof",
+        "require",
+        "export",
+        "default",
+        "using",
+        "namespace",
+        "mod",
+        "extern",
+    }
+)
+_NAME_TYPES = frozenset(
+    {
+        "identifier",
+        "field_identifier",
+        "type_identifier",
+        "property_identifier",
+        "private_property_identifier",
+        "namespace_identifier",
+        "destructor_name",
+        "operator_name",
+        "constant",
+    }
+)
+# Field names under which a statement declares what it defines.
+_DECL_FIELDS = ("name", "declarator", "left")
+_DECL_DESCEND = frozenset(
+    {
+        "expression_statement",
+        "assignment",
+        "augmented_assignment",
+        "variable_declarator",
+        "init_declarator",
+        "lexical_declaration",
+        "variable_declaration",
+        "const_declaration",
+        "var_declaration",
+        "type_declaration",
+        "const_spec",
+        "var_spec",
+        "var_spec_list",
+        "type_spec",
+        "type_alias",
+        "enumerator_list",
+        "enumerator",
+        "enum_body",
+        "enum_constant",
+        "field_declaration",
+        "pointer_declarator",
+        "array_declarator",
+        "function_declarator",
+        "reference_declarator",
+        "parenthesized_declarator",
+        "attributed_declarator",
+        "struct_specifier",
+        "enum_specifier",
+        "union_specifier",
+        "class_specifier",
+        "pattern_list",
+        "tuple_pattern",
+        "list_pattern",
+        "type_alias_statement",
+        "ambient_declaration",
+        "export_statement",
+        "public_field_definition",
+        "field_definition",
+        "constant_declaration",
+        "static_item",
+        "const_item",
+    }
+)
+
+
+@dataclass(eq=False)
+class Unit:
+    """One keepable piece of the file; rows are 0-based line numbers, inclusive."""
+
+    kind: str  # root | func | class | block | import | stmt
+    first: int  # first row, leading comments included
+    start: int  # first code row (attributes, decorators included)
+    last: int
+    name: str = ""
+    defs: tuple[str, ...] = ()
+    head_end: int = -1  # last header row when the body can collapse, else -1
+    close: int = -1  # brace languages: first row kept after the elision
+    indent: str = ""  # indentation of the elision line
+    children: list[Unit] | None = None
+    parent: Unit | None = None
+    owner: str | None = None  # class/type this unit is a member of
+    scope: str | None = None  # for class-like units: the name members are looked up under
+    self_words: tuple[str, ...] = ()
+    empty: int = 0  # 0 not empty, 1 empty body, 2 empty and marked TODO / not implemented
+    abstract: bool = False
+    order: int = 0
+    suite: int = 0  # which suite of the parent (if/else …) this member sits in
+    header_words: frozenset[str] = frozenset()
+    body: Any = None  # Python methods: the body node, read for ``PART`` when needed
+    # Python methods: each ``self.attr = ...`` statement of the body as (attributes,
+    # row segments to keep: enclosing headers, then the statement; True marks a header)
+    _assigns: tuple[tuple[frozenset[str], tuple[tuple[int, int, bool], ...]], ...] | None = None
+    _refs: tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]] | None = None
+    _edges: list[tuple[float, Unit]] | None = None  # ``_deps``, once per outline
+    _implicit: frozenset[str] = frozenset()  # special methods operators on ``self`` call
+
+    @property
+    def collapsible(self) -> bool:
+        return self.head_end >= 0
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Unit({self.kind} {self.owner or ''}.{self.name} {self.start + 1}-{self.last + 1})"
+
+
+@dataclass
+class Outline:
+    """A parsed file: its lines, the unit tree and the lookup tables for references."""
+
+    lang: str
+    spec: LangSpec
+    lines: list[str]
+    root: Unit
+    units: list[Unit]
+    comment_rows: set[int]
+    top: dict[str, list[Unit]] = field(default_factory=dict)
+    members: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
+    any_member: dict[str, list[Unit]] = field(default_factory=dict)
+    attr_defs: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
+    types: dict[str, list[Unit]] = field(default_factory=dict)
+    bases: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What the conversation points at, for one block."""
+
+    strong: frozenset[str] = frozenset()  # names in backticks, code-shaped, tracebacks
+    weak: frozenset[str] = frozenset()  # other words of the prose
+    qualified: frozenset[tuple[str, str]] = frozenset()  # ("Class", "method")
+    rows: frozenset[int] = frozenset()  # 0-based rows named by file:line references
+
+
+# ---------------------------------------------------------------------------- outline
+
+
+def end_row(node: Any) -> int:
+    row, col = node.end_point
+    return row - 1 if col == 0 and row > node.start_point[0] else int(row)
+
+
+def indent_of(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _prefix(lines: list[str], row: int, col: int) -> str:
+    line = lines[row]
+    return line[:col] if line.isascii() else line.encode()[:col].decode("utf-8", "replace")
+
+
+def _suffix(lines: list[str], row: int, col: int) -> str:
+    line = lines[row]
+    return line[col:] if line.isascii() else line.encode()[col:].decode("utf-8", "replace")
+
+
+# Go: the import whose leading comment is the cgo preamble (C code, not documentation).
+_CGO_IMPORT = re.compile(r'import\s+"C"\s*$')
+
+
+class _Builder:
+    def __init__(self, lang: str, lines: list[str]) -> None:
+        self.lang = lang
+        self.spec = SPECS[lang]
+        self.lines = lines
+        self.units: list[Unit] = []
+        self.comment_rows: set[int] = set()
+        self.bases: dict[str, list[str]] = {}
+
+    # -- names -------------------------------------------------------------------
+    def decl_names(self, node: Any, depth: int = 0) -> list[str]:
+        out: list[str] = []
+        if depth > 5:
+            return out
+        for i, child in enumerate(node.children):
+            fname = node.field_name_for_child(i)
+            if child.type in _NAME_TYPES and (fname in _DECL_FIELDS or node.type == "enumerator"):
+                out.append(node_text(child))
+            elif fname in _DECL_FIELDS and child.is_named:
+                if child.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple"):
+                    out.extend(_WORD.findall(node_text(child)))
+                else:
+                    out.extend(
+                        self.decl_names(child, depth + 1) or _WORD.findall(node_text(child))[-1:]
+                    )
+            elif child.type in _DECL_DESCEND:
+                out.extend(self.decl_names(child, depth + 1))
+        return out
+
+    def def_name(self, core: Any) -> tuple[str, str | None]:
+        """(name, owner) of a function or class node; owner from ``A::f`` or Go receivers."""
+        name_node = core.child_by_field_name("name")
+        owner = None
+        if name_node is None:
+            decl = core.child_by_field_name("declarator")
+            while decl is not None and decl.child_by_field_name("declarator") is not None:
+                decl = decl.child_by_field_name("declarator")
+            name_node = decl
+        if core.type == "method_declaration" and self.lang == "go":
+            recv = core.child_by_field_name("receiver")
+            if recv is not None:
+                words = _WORD.findall(node_text(recv))
+                owner = words[-1] if words else None
+        if core.type == "impl_item":
+            typ = core.child_by_field_name("type")
+            words = _WORD.findall(node_text(typ)) if typ is not None else []
+            return "", words[0] if words else None
+        if name_node is None:
+            return "", owner
+        text = node_text(name_node)
+        if "::" in text:
+            parts = [p for p in re.split(r"::", text) if p]
+            base = _WORD.findall(parts[-2]) if len(parts) > 1 else []
+            owner = base[-1] if base else owner
+            text = parts[-1] if parts else text
+        words = _WORD.findall(text.replace("~", ""))
+        return (words[-1] if words else text), owner
+
+    # -- structure ---------------------------------------------------------------
+    def unwrap(self, node: Any) -> tuple[Any, str | None]:
+        """The definition inside wrappers (decorators, export, template), and a var name."""
+        spec = self.spec
+        core = node
+        for _ in range(4):
+            if core.type in spec.wrappers:
+                inner = core.child_by_field_name("definition") or core.child_by_field_name(
+                    "declaration"
+                )
+                if inner is None:
+                    named = [
+                        c for c in core.named_children if c.type not in ("decorator", "comment")
+                    ]
+                    inner = named[-1] if named else None
+                if inner is None:
+                    break
+                core = inner
+                continue
+            if core.type == "expression_statement" and core.named_child_count == 1:
+                inner = core.named_children[0]
+                if inner.type in spec.containers or inner.type in spec.functions:
+                    core = inner
+                    continue
+                if inner.type in ("assignment_expression", "assignment"):
+                    right = inner.child_by_field_name("right")
+                    left = inner.child_by_field_name("left")
+                    if right is not None and right.type in spec.functions | spec.containers:
+                        words = _WORD.findall(node_text(left)) if left is not None else []
+                        return right, (words[-1] if words else None)
+                break
+            if core.type == "pair":
+                value, key = core.child_by_field_name("value"), core.child_by_field_name("key")
+                if value is not None and value.type in spec.functions:
+                    words = _WORD.findall(node_text(key)) if key is not None else []
+                    return value, (words[-1] if words else None)
+                break
+            if core.type in ("lexical_declaration", "variable_declaration") and not spec.python:
+                decls = [c for c in core.named_children if c.type == "variable_declarator"]
+                if len(decls) == 1:
+                    value = decls[0].child_by_field_name("value")
+                    name = decls[0].child_by_field_name("name")
+                    if value is not None and value.type in spec.functions | spec.containers:
+                        return value, node_text(name) if name is not None else None
+                break
+            break
+        return core, None
+
+    def callback(self, node: Any) -> Any:
+        """JS family: the function holding a top-level call's code -- `(() => { … })()`,
+        UMD factories, `describe("…", () => { … })` -- or None."""
+        if self.lang not in ("javascript", "typescript", "tsx"):
+            return None
+        if node.type != "expression_statement":
+            return None
+        expr = node.named_children[0] if node.named_child_count else None
+        for _ in range(3):
+            if expr is not None and expr.type in ("parenthesized_expression", "unary_expression"):
+                expr = expr.named_children[-1] if expr.named_child_count else None
+        if expr is None or expr.type != "call_expression":
+            return None
+        cands = []
+        fn = expr.child_by_field_name("function")
+        while fn is not None and fn.type == "parenthesized_expression" and fn.named_child_count:
+            fn = fn.named_children[0]
+        if fn is not None and fn.type in self.spec.functions:
+            cands.append(fn)
+        args = expr.child_by_field_name("arguments")
+        if args is not None:
+            cands.extend(a for a in args.named_children if a.type in self.spec.functions)
+        best = max(cands, key=lambda f: f.end_byte - f.start_byte, default=None)
+        body = best.child_by_field_name("body") if best is not None else None
+        return best if body is not None and body.type == "statement_block" else None
+
+    def brace_body(self, unit: Unit, body: Any) -> None:
+        """Make ``unit`` collapsible around a ``{ … }`` body when its braces sit on own lines."""
+        lines = self.lines
+        open_row, close_row = body.start_point[0], end_row(body)
+        if close_row <= open_row + 1 or open_row < unit.start or close_row > unit.last:
+            return
+        after = _suffix(lines, open_row, body.start_point[1] + 1).strip()
+        if after and not after.startswith(("//", "/*")):
+            return
+        if _prefix(lines, close_row, body.end_point[1] - 1).strip():
+            return
+        inner = next((lines[r] for r in range(open_row + 1, close_row) if lines[r].strip()), None)
+        if inner is not None:
+            indent = indent_of(inner)
+        else:
+            step = "\t" if self.lang == "go" or lines[open_row].startswith("\t") else "    "
+            indent = indent_of(lines[unit.start]) + step
+        unit.head_end, unit.close, unit.indent = open_row, close_row, indent
+
+    def python_body(self, unit: Unit, core: Any, body: Any) -> None:
+        colon_row = -1
+        for child in core.children:
+            if child.type == ":" and child.start_byte < body.start_byte:
+                colon_row = child.start_point[0]
+        if colon_row < 0 or body.start_point[0] <= colon_row:
+            return
+        unit.head_end = colon_row
+        unit.indent = indent_of(self.lines[body.start_point[0]])
+
+    def find_body(self, core: Any) -> Any:
+        body = core.child_by_field_name("body")
+        if body is not None:
+            return body
+        queue = list(core.named_children)
+        for _ in range(3):
+            nxt = []
+            for n in queue:
+                if n.type in self.spec.body_types:
+                    return n
+                nxt.extend(n.named_children)
+            queue = nxt
+        return None
+
+    def empty_body(self, unit: Unit) -> int:
+        if not unit.collapsible:
+            return 0
+        end = unit.close if unit.close >= 0 else unit.last + 1
+        if end - unit.head_end > 40:
+            # a long docstring over an empty body is still an empty body
+            if not self.spec.python:
+                return 0
+            head = "\n".join(self.lines[unit.head_end + 1 : min(end, unit.head_end + 4)])
+            if not _PY_DOC_START.match(head):
+                return 0
+            doc = _PY_STRING.match("\n".join(self.lines[unit.head_end + 1 : end]))
+            if doc is None or end - unit.head_end - doc.group(0).count("\n") > 40:
+                return 0
+        body = "\n".join(self.lines[unit.head_end + 1 : end])
+        marked = bool(_NOT_IMPLEMENTED.search(body))
+        python = self.spec.python
+        text = _LINE_COMMENT[python].sub("", body)
+        if python:
+            text = _PY_STRING.sub("", text)
+            rest = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            ok = all(_PY_EMPTY.match(ln) for ln in rest)
+        else:
+            rest = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            ok = all(_BRACE_EMPTY.match(ln) for ln in rest)
+            marked = marked and ok
+        if not ok:
+            return 0
+        return 2 if marked or any("NotImplemented" in ln for ln in rest) else 1
+
+    def suites(self, core: Any) -> list[list[Any]]:
+        """Member nodes of a container, one list per suite (``if`` / ``else`` bodies …)."""
+        if core.type.startswith("preproc_"):
+            members = []
+            for i, child in enumerate(core.children):
+                fname = core.field_name_for_child(i)
+                if child.is_named and fname not in ("name", "condition"):
+                    members.append(child)
+            return [members]
+        if self.spec.python and core.type in ("if_statement", "try_statement"):
+            out = []
+            for child in core.children:
+                if child.type == "block":
+                    out.append(list(child.children))
+                elif child.type.endswith("_clause"):
+                    for sub in child.children:
+                        if sub.type == "block":
+                            out.append(list(sub.children))
+            return out
+        if core.type == "object":
+            return [list(core.children)]
+        body = core.child_by_field_name("body")
+        if body is None:
+            body = self.find_body(core)
+        return [list(body.children)] if body is not None else []
+
+    def make(self, nodes: list[Any], leads: list[Any], parent: Unit, owner: str | None) -> Unit:
+        spec, lines = self.spec, self.lines
+        attrs = [n for n in leads if n.type in spec.attributes]
+        first = min([n.start_point[0] for n in leads] + [nodes[0].start_point[0]])
+        start = attrs[0].start_point[0] if attrs else nodes[0].start_point[0]
+        last = max(end_row(n) for n in nodes)
+        code = [n for n in nodes if n.type not in spec.comments]
+        unit = Unit("stmt", first, start, last, parent=parent, owner=owner)
+        unit.order = len(self.units)
+        self.units.append(unit)
+        if len(code) != 1:
+            names: list[str] = []
+            for n in code:
+                names.extend(self.decl_names(n))
+            unit.defs = tuple(dict.fromkeys(names))
+            return unit
+        node = code[0]
+        core, var_name = self.unwrap(node)
+        ctype = core.type
+        wrapped = None
+        if ctype not in spec.functions and ctype not in spec.containers:
+            wrapped = self.callback(node)
+            if wrapped is not None:
+                core, var_name, ctype = wrapped, None, "call_body"
+            elif self.lang in ("javascript", "typescript", "tsx"):
+                # `export default { … }`, `module.exports = { … }`, `const api = { … }`
+                obj = core
+                if node.type == "expression_statement" and node.named_child_count == 1:
+                    inner = node.named_children[0]
+                    if inner.type == "assignment_expression":
+                        obj = inner.child_by_field_name("right") or obj
+                elif node.type in ("lexical_declaration", "variable_declaration"):
+                    decls = [c for c in node.named_children if c.type == "variable_declarator"]
+                    value = decls[0].child_by_field_name("value") if len(decls) == 1 else None
+                    obj = value if value is not None else obj
+                    if value is not None and value.type == "object":
+                        # `const table = { … }` still defines `table`
+                        var = decls[0].child_by_field_name("name")
+                        var_name = node_text(var) if var is not None else None
+                if obj.type == "object":
+                    core, ctype, wrapped = obj, "object_body", obj
+        if ctype in spec.imports or node.type in spec.imports:
+            unit.kind = "import"
+            words = _WORD.findall(node_text(node))
+            unit.defs = tuple(dict.fromkeys(w for w in words if w not in _IMPORT_WORDS))
+            return unit
+        if ctype in spec.functions:
+            unit.kind = "func"
+            name, own = self.def_name(core) if var_name is None else (var_name, None)
+            unit.name, unit.defs = name, (name,) if name else ()
+            if own:
+                unit.owner = own
+            body = core.child_by_field_name("body")
+            if body is not None and body.type not in ("expression", "ERROR"):
+                if spec.python:
+                    self.python_body(unit, core, body)
+                elif body.type in (
+                    "statement_block",
+                    "block",
+                    "compound_statement",
+                    "constructor_body",
+                    "function_body",
+                ):
+                    self.brace_body(unit, body)
+            head = "\n".join(
+                lines[unit.start : (unit.head_end if unit.collapsible else unit.start) + 1]
+            )
+            unit.abstract = bool(re.search(r"abstract|@overload|@typing\.overload", head))
+            unit.header_words = frozenset(_WORD.findall(head))
+            unit.empty = self.empty_body(unit)
+            if spec.python and unit.owner and unit.collapsible:
+                unit.body = body
+            if self.lang == "go" and core.type == "method_declaration":
+                recv = core.child_by_field_name("receiver")
+                words = _WORD.findall(node_text(recv)) if recv is not None else []
+                unit.self_words = (words[0],) if len(words) > 1 else ()
+            else:
+                unit.self_words = spec.self_words
+            return unit
+        if ctype in spec.containers or wrapped is not None:
+            name, own = (
+                (var_name or "", None)
+                if wrapped is not None
+                else (self.def_name(core) if var_name is None else (var_name, None))
+            )
+            class_like = not (
+                ctype.startswith("preproc_")
+                or ctype
+                in (
+                    "if_statement",
+                    "try_statement",
+                    "namespace_definition",
+                    "linkage_specification",
+                    "mod_item",
+                    "internal_module",
+                    "module",
+                    "call_body",
+                    "object_body",
+                )
+            )
+            unit.kind = "class" if class_like else "block"
+            unit.name = name
+            if ctype == "impl_item":
+                unit.scope = own
+            elif class_like:
+                unit.scope = name or None
+                unit.defs = (name,) if name else ()
+                if spec.python:
+                    sup = core.child_by_field_name("superclasses")
+                    if sup is not None and name:
+                        self.bases[name] = _WORD.findall(node_text(sup))
+            elif name and ctype != "namespace_definition":
+                unit.defs = (name,)
+            if own and ctype != "impl_item":
+                unit.owner = own
+            member_owner = unit.scope if class_like else owner
+            suites = self.suites(core)
+            if not suites:
+                return unit
+            children: list[Unit] = []
+            ok = True
+            for si, members in enumerate(suites):
+                built, clean = self.members(members, unit, member_owner)
+                ok = ok and clean
+                for child in built:
+                    child.suite = si
+                children.extend(built)
+            lo, hi = unit.start, unit.last + 1  # children must sit strictly inside (lo, hi)
+            if ctype in ("preproc_ifdef", "preproc_if"):
+                hi = unit.last
+            elif not spec.python and not ctype.startswith("preproc_"):
+                body = (
+                    core
+                    if core.type == "object"
+                    else core.child_by_field_name("body") or self.find_body(core)
+                )
+                if body is not None:
+                    self.brace_body(unit, body)
+                lo, hi = (unit.head_end, unit.close) if unit.collapsible else (hi, lo)
+            elif class_like:
+                body = core.child_by_field_name("body")
+                if body is not None:
+                    self.python_body(unit, core, body)
+                lo = unit.head_end if unit.collapsible else hi
+            if ok and children and all(lo < c.first and c.last < hi for c in children):
+                unit.children = children
+            if unit.children is None:
+                # members stay indexed (names resolve to the whole unit through them)
+                for child in children:
+                    child.parent = unit
+            unit.header_words = frozenset(
+                _WORD.findall("\n".join(lines[unit.start : max(unit.start, unit.head_end) + 1]))
+            )
+            return unit
+        unit.defs = tuple(dict.fromkeys(self.decl_names(node)))
+        if ctype in spec.bodied or node.type in spec.bodied:
+            body = self.find_body(core)
+            if body is not None and not spec.python:
+                self.brace_body(unit, body)
+            if ctype in (
+                "struct_item",
+                "enum_item",
+                "union_item",
+                "type_declaration",
+                "struct_specifier",
+                "class_specifier",
+                "type_definition",
+                "enum_specifier",
+                "enum_declaration",
+                "interface_declaration",
+            ):
+                unit.kind = "class"
+                unit.scope = unit.defs[0] if unit.defs else None
+        return unit
+
+    def members(self, nodes: list[Any], parent: Unit, owner: str | None) -> tuple[list[Unit], bool]:
+        """Group sibling nodes into units (shared lines merge; comments attach downward)."""
+        spec, lines = self.spec, self.lines
+        groups: list[tuple[list[Any], list[Any]]] = []
+        pending: list[Any] = []
+        floating: list[Any] = []
+        clean = True
+        for node in nodes:
+            if not node.is_named:
+                if (
+                    node.type not in ("{", "}", ":", ";", ",", "#endif", "#else")
+                    and groups
+                    and node.start_point[0] <= end_row(groups[-1][0][-1])
+                ):
+                    groups[-1][0].append(node)
+                continue
+            if node.type in spec.structural:
+                continue
+            srow = node.start_point[0]
+            last_row = max(end_row(n) for n in groups[-1][0]) if groups else -1
+            if node.type in spec.comments or node.type in spec.attributes:
+                if groups and srow <= last_row and not pending:
+                    groups[-1][0].append(node)
+                else:
+                    pending.append(node)
+                continue
+            if groups and srow <= last_row and not pending:
+                groups[-1][0].append(node)
+                continue
+            lead: list[Any] = []
+            expect = srow
+            for p in reversed(pending):
+                if p.type in spec.attributes or end_row(p) >= expect - 1:
+                    lead.insert(0, p)
+                    expect = p.start_point[0]
+                else:
+                    break
+            floating.extend(p for p in pending if p not in lead)
+            pending = []
+            if lead and self.lang == "go" and _CGO_IMPORT.match(node_text(node)):
+                # the cgo preamble (C code in the comment over `import "C"`): a part of
+                # its own, kept or dropped like any other, not forced in with the import
+                groups.append((lead, []))
+                lead = []
+            groups.append(([node], lead))
+        floating.extend(pending)
+        for c in floating:
+            srow, erow = c.start_point[0], end_row(c)
+            if not _prefix(lines, srow, c.start_point[1]).strip():
+                self.comment_rows.update(range(srow, erow + 1))
+        units = []
+        for group_nodes, lead in groups:
+            head = group_nodes[0]
+            if _prefix(lines, head.start_point[0], head.start_point[1]).strip():
+                clean = False
+            tail = group_nodes[-1]
+            rest = (
+                _suffix(lines, end_row(tail), tail.end_point[1]).strip()
+                if tail.end_point[1]
+                else ""
+            )
+            if rest and rest.strip(";,") and not rest.startswith(("//", "#", "/*")):
+                clean = False
+            units.append(self.make(group_nodes, lead, parent, owner))
+        return units, clean
+
+
+def build_outline(lang: str, code: str, tree: Any) -> Outline:
+    """The unit tree of ``code`` (already parsed without errors by ``lang``'s grammar)."""
+    lines = code.split("\n")
+    builder = _Builder(lang, lines)
+    root = Unit("root", 0, 0, len(lines) - 1)
+    root.children, _ = builder.members(list(tree.root_node.children), root, None)
+    for child in root.children:
+        child.parent = root
+    outline = Outline(lang, builder.spec, lines, root, builder.units, builder.comment_rows)
+    outline.bases = builder.bases
+    _index(outline)
+    return outline
+
+
+def _walk(unit: Unit) -> Iterable[Unit]:
+    for child in unit.children or ():
+        yield child
+        yield from _walk(child)
+
+
+def _index(outline: Outline) -> None:
+    for unit in outline.units:
+        for name in unit.defs:
+            if unit.owner is None:
+                outline.top.setdefault(name, []).append(unit)
+            else:
+                outline.members.setdefault((unit.owner, name), []).append(unit)
+                outline.any_member.setdefault(name, []).append(unit)
+        if unit.kind == "class" and unit.scope:
+            outline.types.setdefault(unit.scope, []).append(unit)
+        if unit.kind == "class" and unit.scope and not unit.defs:  # impl blocks
+            outline.types.setdefault(unit.scope, []).append(unit)
+        if unit.kind == "func" and outline.spec.python:
+            text = "\n".join(outline.lines[unit.start : unit.last + 1])
+            for names in _PY_GLOBAL.findall(text):
+                for name in _WORD.findall(names):
+                    outline.top.setdefault(name, []).append(unit)
+        if unit.kind == "func" and unit.owner and outline.spec.name != "go":
+            pattern = PY_SELF_ASSIGN if outline.spec.python else _JS_THIS_ASSIGN
+            text = "\n".join(outline.lines[unit.start : unit.last + 1])
+            for attr in set(pattern.findall(text)):
+                outline.attr_defs.setdefault((unit.owner, attr), []).append(unit)
+
+
+# ---------------------------------------------------------------------------- relations
+
+
+def refs(
+    outline: Outline, unit: Unit
+) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]]:
+    if unit._refs is None:
+        end = unit.last if unit.children is None else max(unit.start, unit.head_end)
+        text = "\n".join(outline.lines[unit.start : end + 1])
+        bare = frozenset(_BARE.findall(text))
+        pairs = tuple(set(_PAIR.findall(text)))
+        selfs = frozenset(b for a, b in pairs if a in unit.self_words)
+        unit._refs = (bare, selfs, pairs)
+        if (
+            outline.spec.python
+            and "self" in unit.self_words
+            and not unit.empty
+            and any(hint in text for hint in _PY_IMPLICIT_HINTS)
+        ):
+            unit._implicit = frozenset(m for p, m in _PY_IMPLICIT if p.search(text))
+    return unit._refs
+
+
+def _class_of(unit: Unit) -> str | None:
+    return unit.owner
+
+
+# Definitions of one name a reference links to: past this many, only the nearest ones.
+_FAN_OUT = 8
+_FAN_NEAR = 4
+
+
+def _nearest(units: Sequence[Unit], order: int) -> Sequence[Unit]:
+    """``units`` (in file order), or the ``_FAN_NEAR`` nearest to ``order`` when a name
+    has many definitions (overloads, ``#ifdef`` variants, files pasted together): linking
+    every reference to all of them makes ``relate`` quadratic in the size of the file."""
+    if len(units) <= _FAN_OUT:
+        return units
+    i = bisect.bisect_left(units, order, key=lambda u: u.order)
+    lo, hi = max(0, i - _FAN_NEAR), min(len(units), i + _FAN_NEAR)
+    near = sorted(units[lo:hi], key=lambda u: abs(u.order - order))
+    return near[:_FAN_NEAR]
+
+
+def _deps(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
+    """Units ``unit`` refers to, with an edge cost (1 strong … 3 weak)."""
+    if unit._edges is None:
+        unit._edges = _edges(outline, unit)
+    return unit._edges
+
+
+def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
+    bare, selfs, pairs = refs(outline, unit)
+    owner = _class_of(unit) if unit.kind != "class" else unit.scope
+    out: list[tuple[float, Unit]] = []
+    top, members = outline.top, outline.members
+    for w in bare:
+        for u in _nearest(top.get(w, ()), unit.order):
+            out.append((1.0, u))
+        if owner and (outline.spec.implicit_this or unit.kind == "class"):
+            for u in _nearest(members.get((owner, w), ()), unit.order):
+                out.append((1.0, u))
+    if owner:
+        owners = [owner, *outline.bases.get(owner, ())]
+        # operators on ``self`` call its special methods (``self[k] = v``, ``len(self)``)
+        for name in unit._implicit:
+            for o in owners:
+                out.extend((1.5, u) for u in members.get((o, name), ()))
+        for w in selfs:
+            hit = False
+            for o in owners:
+                for u in _nearest(members.get((o, w), ()), unit.order):
+                    out.append((1.0, u))
+                    hit = True
+                if hit:
+                    break
+                defs = outline.attr_defs.get((o, w))
+                if defs:
+                    ranked = sorted(defs, key=lambda u: (u.name != "__init__", u.order))
+                    out.append((1.0, ranked[0]))
+                    out.extend((2.0, u) for u in ranked[1:])
+                    hit = True
+                    break
+            if not hit:
+                out.extend((1.0, u) for u in _nearest(outline.types.get(owner, ()), unit.order))
+    for a, b in pairs:
+        if a in outline.types:
+            for u in _nearest(members.get((a, b), ()), unit.order):
+                out.append((1.0, u))
+        elif a not in unit.self_words:
+            cands = outline.any_member.get(b, ())
+            if 0 < len(cands) <= 3:
+                out.extend((3.0, u) for u in cands)
+    if unit.kind == "func" and owner and unit.self_words:
+        for u in _nearest(outline.types.get(owner, ()), unit.order):
+            if u.kind == "class" and u.children is None and u is not unit.parent:
+                out.append((1.5, u))  # struct fields of Go / Rust receivers
+    return out
+
+
+def ancestors(u: Unit) -> list[Unit]:
+    out, p = [], u.parent
+    while p is not None:
+        out.append(p)
+        p = p.parent
+    return out
+
+
+def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
+    """Distance of every reachable unit from the seeds (Dijkstra over references)."""
+    dist: dict[Unit, float] = {}
+    enclosing: set[Unit] = set()
+    for u in seeds:
+        p = u.parent
+        while p is not None:
+            enclosing.add(p)
+            p = p.parent
+    heap = [(d, u.order, u) for u, d in seeds.items()]
+    heapq.heapify(heap)
+    best = dict(seeds)  # shortest distance pushed so far
+    while heap:
+        d, _, u = heapq.heappop(heap)
+        if u in dist or (u in enclosing and u not in seeds):
+            continue
+        dist[u] = d
+        if d >= 6:
+            continue
+        nxt = list(_deps(outline, u))
+        if u.kind == "class" and u.children:
+            nxt.extend((0.5, c) for c in u.children)
+        for cost, v in nxt:
+            nd = d + cost
+            if v not in dist and nd < best.get(v, 99.0):
+                best[v] = nd
+                heapq.heappush(heap, (nd, v.order, v))
+    return dist
