@@ -312,3 +312,21 @@ def test_java_doc_comments_travel_with_their_methods() -> None:
         doc = f"/** Helper {i} scales its input. */"
         kept = f"        int n = x * {i};\n" in out
         assert (doc in out) == kept, f"helper{i}: its comment {'lost' if kept else 'orphaned'}"
+
+
+@pytest.mark.parametrize("closing", ["}}\n", "} // namespace algo\n} // namespace lib\n"])
+def test_cpp_namespaces_opened_on_one_line_trim_inside(closing: str) -> None:
+    # `namespace lib { namespace algo {` (boost style): the pair opens as one block, so
+    # the focal function does not drag the whole namespace in past the budget.
+    helpers = _repeat(
+        "template <typename T>\nT helper_{i}(T x) {\n    T y = x * {i};\n"
+        "    y += {i} * 3;\n    return y - {i};\n}\n\n",
+        14,
+    )
+    focal = "int decode_one(int c) {\n    return helper_3(c) + 1;\n}\n"
+    code = f"#include <vector>\n\nnamespace lib {{ namespace algo {{\n\n{helpers}{focal}\n{closing}"
+    assert clean_parse("cpp", code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim("cpp", code, "decode_one", 0.3)
+    assert clean_parse("cpp", out.encode()) is not None, out
+    assert focal in out, out
+    assert after <= budget, (after, budget)

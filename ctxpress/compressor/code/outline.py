@@ -439,6 +439,23 @@ class _Builder:
             return 0
         return 2 if marked or any("NotImplemented" in ln for ln in rest) else 1
 
+    def innermost_namespace(self, core: Any) -> Any:
+        """``namespace a { namespace b {`` on one line: the inner body is the one whose
+        braces own their lines, so the pair opens (and trims) as one block."""
+        while True:
+            body = core.child_by_field_name("body")
+            if body is None:
+                return core
+            inner = [c for c in body.named_children if c.type not in self.spec.comments]
+            if (
+                len(inner) != 1
+                or inner[0].type != "namespace_definition"
+                or inner[0].start_point[0] != body.start_point[0]
+                or inner[0].child_by_field_name("body") is None
+            ):
+                return core
+            core = inner[0]
+
     def suites(self, core: Any) -> list[list[Any]]:
         """Member nodes of a container, one list per suite (``if`` / ``else`` bodies …)."""
         if core.type.startswith("preproc_"):
@@ -581,6 +598,8 @@ class _Builder:
             if own and ctype != "impl_item":
                 unit.owner = own
             member_owner = unit.scope if class_like else owner
+            if ctype == "namespace_definition":
+                core = self.innermost_namespace(core)
             suites = self.suites(core)
             if not suites:
                 return unit
