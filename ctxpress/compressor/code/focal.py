@@ -132,11 +132,11 @@ def _stem(word: str) -> str:
     return word.lower()[:5]
 
 
-def _subwords(name: str) -> list[str]:
+def subwords(name: str) -> list[str]:
     return [_stem(w) for w in _SUBWORD.findall(name) if len(w) > 2 and w.lower() not in _STOP]
 
 
-def _is_docstring(outline: Outline, u: Unit) -> bool:
+def is_docstring(outline: Outline, u: Unit) -> bool:
     return u.kind == "stmt" and _PY_STRING_START.match(outline.lines[u.start]) is not None
 
 
@@ -161,7 +161,7 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
             out[u] = d
 
     def lexical(u: Unit) -> float:
-        subs = _subwords(u.name or (u.defs[0] if u.defs else ""))
+        subs = subwords(u.name or (u.defs[0] if u.defs else ""))
         return sum(1 for w in subs if w in words) / len(subs) if subs else 0.0
 
     owners: dict[str, float] = {}
@@ -196,7 +196,7 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
             for w in refs(outline, u)[1]:
                 used[w] = used.get(w, 0) + 1
     for u in outline.units:
-        if u in focal or _is_docstring(outline, u):
+        if u in focal or is_docstring(outline, u):
             continue
         if u.owner in owners:
             extra = owners[u.owner or ""]

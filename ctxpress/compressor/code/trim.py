@@ -32,6 +32,7 @@ from ctxpress.compressor.code.outline import (
     refs,
     relate,
 )
+from ctxpress.compressor.code.usage import rescored
 
 DROP, SIG, PART, OPEN, FULL = 0, 1, 2, 3, 4
 # A focal definition verbatim without its leading comment (a doc comment that would take
@@ -543,7 +544,8 @@ def trim_outline(
     """Render ``outline`` within ``budget`` tokens (estimated per line, then checked)."""
     seeds = find_focal(outline, focus)
     focal = [u for u, d in seeds.items() if d == 0.0]
-    for u, d in predicted(outline, [f for f in focal if f.empty], focus).items():
+    empty = [f for f in focal if f.empty]
+    for u, d in rescored(outline, empty, focus, predicted(outline, empty, focus)).items():
         if d < seeds.get(u, 99.0):
             seeds[u] = d
     dist = relate(outline, seeds) if seeds else {}

@@ -1,0 +1,194 @@
+"""How likely a body still to be written is to use each candidate unit of its file.
+
+``focal.predicted`` proposes candidates with hand-set distances; alone they rank almost
+every member of the focal class alike. This module re-ranks the same candidates by a
+logistic model over features of the unit and the request: its kind and privacy, how
+many sibling methods use it, what same-named implementations elsewhere use, the words
+it shares with the prose, where it sits, its size, and the hand-set distance itself.
+
+The weights (``usage_weights.py``) are fitted self-supervised on real code by
+``benchmarks/fit_usage.py``: each documented function's docstring stands in for the
+request, its body is removed, and what the real body used are the labels. None of the
+DevEval projects are in that corpus.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ctxpress.compressor.code.focal import is_docstring, subwords
+from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
+from ctxpress.compressor.code.usage_weights import WEIGHTS
+
+FEATURES = (
+    "bias",
+    "init",
+    "dunder",
+    "private",
+    "public",
+    "property",
+    "classmethod",
+    "base_class",
+    "class_attribute",
+    "module_function",
+    "module_class",
+    "module_statement",
+    "other_class",
+    "name_words",
+    "any_name_word",
+    "named",
+    "used_by_siblings",
+    "used_share",
+    "used_by_same_name",
+    "attributes_defined",
+    "neighbour_1",
+    "neighbour_2",
+    "module_callers",
+    "log_size",
+    "signature_type",
+    "module_private",
+    "focal_is_module_level",
+    "focal_name_words",
+    "text_idf",
+    "text_share",
+    "prior",
+)
+# How far the first lines of a unit are read for the words it shares with the prose.
+_TEXT_ROWS = 12
+# Candidate distance = _BASE + _SCALE * -ln(likelihood): the scale the planner ranks on.
+_BASE, _SCALE = 0.6, 0.35
+
+
+def likelihood(x: Sequence[float]) -> float:
+    z = sum(w * v for w, v in zip(WEIGHTS, x, strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def rescored(
+    outline: Outline, focal: Sequence[Unit], focus: Focus, prior: dict[Unit, float]
+) -> dict[Unit, float]:
+    """``prior``'s candidates with distances from the model (closest over focal units)."""
+    out: dict[Unit, float] = {}
+    for f in focal:
+        for u, x in features(outline, f, focus, prior).items():
+            d = _BASE + _SCALE * -math.log(likelihood(x))
+            if d < out.get(u, 99.0):
+                out[u] = d
+    return out
+
+
+def features(
+    o: Outline, f: Unit, focus: Focus, prior: dict[Unit, float]
+) -> dict[Unit, list[float]]:
+    """One feature vector (in ``FEATURES`` order) per candidate in ``prior``."""
+    words = {s for w in focus.weak | focus.strong for s in subwords(w)}
+    focal_words = set(subwords(f.name))
+    owners: dict[str, bool] = {}  # the focal class (False) and its bases (True)
+    if f.owner:
+        owners[f.owner] = False
+        for b in o.bases.get(f.owner, ()):
+            owners.setdefault(b, True)
+    # the member that first defines each attribute of the focal classes
+    attrs: dict[Unit, int] = {}
+    for (owner, _), defs in o.attr_defs.items():
+        others = [d for d in defs if d is not f]
+        if owner in owners and others:
+            first = min(others, key=lambda u: (u.name != "__init__", u.order))
+            attrs[first] = attrs.get(first, 0) + 1
+    used: dict[str, int] = {}
+    methods = 0
+    calls: dict[str, int] = {}
+    for u in o.units:
+        if u.kind != "func" or u is f:
+            continue
+        bare, selfs, _ = refs(o, u)
+        for w in bare:
+            calls[w] = calls.get(w, 0) + 1
+        if u.owner in owners:
+            methods += 1
+            for w in selfs:
+                used[w] = used.get(w, 0) + 1
+    same: set[Unit] = set()
+    if f.owner:
+        for a in o.any_member.get(f.name, ()):
+            if a is not f and not a.empty:
+                for w in refs(o, a)[1]:
+                    for owner in owners:
+                        same.update(
+                            o.members.get((owner, w)) or o.attr_defs.get((owner, w), [])[:1]
+                        )
+    near: dict[Unit, int] = {}
+    sibs = [
+        c
+        for c in (f.parent.children if f.parent is not None else None) or ()
+        if c.kind in ("func", "class") or (c.kind == "stmt" and c.defs)
+    ]
+    if f in sibs:
+        i = sibs.index(f)
+        for k in (-2, -1, 1, 2):
+            if 0 <= i + k < len(sibs):
+                near[sibs[i + k]] = abs(k)
+    inside = set(ancestors(f))
+    cands = [
+        u
+        for u in prior
+        if u is not f
+        and u not in inside
+        and u.kind in ("func", "class", "stmt")
+        and not (u.kind == "stmt" and not u.defs)
+        and not is_docstring(o, u)
+    ]
+    # words of each candidate's first lines, weighted by how rare they are in the file
+    texts = {
+        u: set(subwords(" ".join(o.lines[u.start : min(u.last, u.start + _TEXT_ROWS) + 1])))
+        for u in cands
+    }
+    df: dict[str, int] = {}
+    for t in texts.values():
+        for w in t:
+            df[w] = df.get(w, 0) + 1
+    n = max(1, len(texts))
+    out: dict[Unit, list[float]] = {}
+    for u in cands:
+        name = u.name or (u.defs[0] if u.defs else "")
+        mine = u.owner in owners if u.owner else False
+        method = mine and u.kind == "func"
+        head = "\n".join(o.lines[u.start : max(u.start, u.head_end) + 1])
+        subs = subwords(name)
+        shared = texts[u] & words
+        size = max(1, sum(len(o.lines[r]) for r in range(u.first, u.last + 1)) // 4)
+        out[u] = [
+            1.0,
+            float(method and name == "__init__"),
+            float(method and name.startswith("__") and name != "__init__"),
+            float(method and name.startswith("_") and not name.startswith("__")),
+            float(method and not name.startswith("_")),
+            float(method and ("@property" in head or ".setter" in head)),
+            float(method and ("@classmethod" in head or "@staticmethod" in head)),
+            float(mine and owners.get(u.owner or "", False)),
+            float(mine and u.kind == "stmt"),
+            float(u.owner is None and u.kind == "func"),
+            float(u.owner is None and u.kind == "class"),
+            float(u.owner is None and u.kind == "stmt"),
+            float(u.owner is not None and not mine),
+            sum(1 for w in subs if w in words) / len(subs) if subs else 0.0,
+            float(any(w in words for w in subs)),
+            float(bool(focus.strong.intersection(u.defs)) or name in focus.strong),
+            math.log1p(used.get(name, 0)) if mine else 0.0,
+            used.get(name, 0) / methods if mine and methods else 0.0,
+            float(u in same),
+            math.log1p(attrs.get(u, 0)),
+            float(near.get(u) == 1),
+            float(near.get(u) == 2),
+            math.log1p(calls.get(name, 0)) if u.owner is None else 0.0,
+            math.log(size),
+            float(bool((u.owner and u.owner in f.header_words) or name in f.header_words)),
+            float(u.owner is None and name.startswith("_")),
+            float(f.owner is None),
+            sum(1 for w in subs if w in focal_words) / len(subs) if subs else 0.0,
+            math.log1p(sum(math.log(n / df[w]) for w in shared)),
+            len(shared) / (len(texts[u]) + 1),
+            min(3.0, prior[u]),
+        ]
+    return out
