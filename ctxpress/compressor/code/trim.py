@@ -204,19 +204,23 @@ class _Plan:
         return True
 
 
-# Share of the budget a focal definition's leading (doc) comment may take.
-_FOCAL_LEAD_SHARE = 0.3
+# Share of the budget a focal definition's documentation may take: its leading comment,
+# or the docstring that is all of a body still to be written.
+_FOCAL_DOC_SHARE = 0.3
 
 
 def _focal_mode(u: Unit, budget: int, costs: _Costs) -> int:
-    """``FULL`` for a focal definition, or ``BARE`` (its leading comment rows left out)
-    when that comment would take more than its share of the budget, or the whole does
-    not fit: the definition itself stays byte for byte."""
+    """``FULL`` for a focal definition, unless its documentation would crowd out what
+    it uses: a body still to be written is then kept as its signature (``SIG``; the
+    prose asks for it), a leading comment is left out (``BARE``, also when the whole
+    does not fit). What stays is byte for byte."""
+    full = costs.full(u)
+    if u.empty and u.collapsible and full > _FOCAL_DOC_SHARE * budget:
+        return SIG
     if u.first >= u.start:
         return FULL
-    full = costs.full(u)
     lead = full - costs.tok(u.start, u.last)
-    return BARE if lead > _FOCAL_LEAD_SHARE * budget or full > budget else FULL
+    return BARE if lead > _FOCAL_DOC_SHARE * budget or full > budget else FULL
 
 
 def render(
@@ -504,10 +508,6 @@ def _steps(
     return steps
 
 
-# Share of the budget an empty focal body (its docstring) may take before it is collapsed.
-_FOCAL_DOC_SHARE = 0.3
-
-
 def plan_modes(
     outline: Outline,
     focal: list[Unit],
@@ -519,10 +519,7 @@ def plan_modes(
     """Modes for every unit: focal bodies always, then ``steps`` while they fit."""
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
-        # A body still to be written is all docstring: where that would crowd out what
-        # the new code will use, its signature is what stays (the prose asks for it).
-        hog = u.empty and u.collapsible and costs.full(u) > _FOCAL_DOC_SHARE * budget
-        plan.try_mode(u, SIG if hog else _focal_mode(u, budget, costs), budget, force=True)
+        plan.try_mode(u, _focal_mode(u, budget, costs), budget, force=True)
     # Every module-level name a focal body uses stays defined (a signature is enough).
     for u, body in required(outline, focal):
         if not plan.try_mode(u, SIG if u.collapsible and not body else FULL, budget, force=True):
