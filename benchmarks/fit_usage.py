@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 
 from ctxpress.compressor.code import extract_focus
-from ctxpress.compressor.code.focal import predicted
 from ctxpress.compressor.code.languages import detect
 from ctxpress.compressor.code.outline import Outline, Unit, _deps, build_outline
 from ctxpress.compressor.code.usage import FEATURES, features
@@ -94,7 +93,7 @@ def rows(path: Path, rng: random.Random) -> list[tuple[list[float], int]]:
         if not used or taken >= PER_FILE:
             continue
         focus, _ = extract_focus(f"Here is `{path.name}`:\nImplement `{f.name}`.\n{doc_of(f)}")
-        feats = features(o, f, focus, predicted(o, [f], focus))
+        feats = features(o, f, focus)
         if feats:
             taken += 1
             out.extend((x, int(u in used)) for u, x in feats.items())

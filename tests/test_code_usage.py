@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ctxpress.compressor.code import extract_focus
-from ctxpress.compressor.code.focal import find_focal, predicted
+from ctxpress.compressor.code.focal import find_focal
 from ctxpress.compressor.code.languages import detect
 from ctxpress.compressor.code.outline import Outline, build_outline
 from ctxpress.compressor.code.usage import FEATURES, features, rescored
@@ -51,7 +51,7 @@ def test_every_candidate_has_one_value_per_feature() -> None:
     o = _outline()
     focus, _ = extract_focus(PROSE)
     (f,) = [u for u, d in find_focal(o, focus).items() if d == 0.0]
-    feats = features(o, f, focus, predicted(o, [f], focus))
+    feats = features(o, f, focus)
     assert feats and len(WEIGHTS) == len(FEATURES)
     assert all(len(x) == len(FEATURES) for x in feats.values())
 
@@ -60,6 +60,6 @@ def test_a_helper_the_siblings_use_ranks_above_an_unused_special_method() -> Non
     o = _outline()
     focus, _ = extract_focus(PROSE)
     (f,) = [u for u, d in find_focal(o, focus).items() if d == 0.0]
-    dist = {u.name: d for u, d in rescored(o, [f], focus, predicted(o, [f], focus)).items()}
+    dist = {u.name: d for u, d in rescored(o, [f], focus).items()}
     assert dist["_lookup"] < dist["__repr__"], dist
     assert dist["__init__"] < dist["__repr__"], dist

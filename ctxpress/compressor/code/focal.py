@@ -9,6 +9,7 @@ must stay defined whatever the budget (``required``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
 
@@ -146,13 +147,70 @@ _ATTR_STEP, _ATTR_MAX = 0.06, 0.6
 _NEAR_BASE, _NEAR_STEP = 1.3, 0.3
 
 
-def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, float]:
-    """Likely dependencies of focal units whose bodies are still to be written.
+@dataclass(frozen=True)
+class ClassView:
+    """What the rest of a focal unit's class says about the body still to be written."""
+
+    owners: dict[str, int]  # the focal class (0) and its bases (1, 2, … in order)
+    attrs: dict[Unit, int]  # members that first define attributes: how many each
+    used: dict[str, int]  # member names: how many other methods use each on ``self``
+    methods: int  # the other methods of the focal classes
+    same: dict[Unit, int]  # members that other implementations of the name use: owner rank
+    near: dict[Unit, int]  # definitions one and two places before (-) or after (+)
+
+
+def class_view(outline: Outline, f: Unit) -> ClassView:
+    owners: dict[str, int] = {}
+    if f.owner:
+        owners[f.owner] = 0
+        for i, base in enumerate(outline.bases.get(f.owner, ())):
+            owners.setdefault(base, i + 1)
+    attrs: dict[Unit, int] = {}
+    for (o, _), defs in outline.attr_defs.items():
+        others = [d for d in defs if d is not f]
+        if o in owners and others:
+            first = min(others, key=lambda u: (u.name != "__init__", u.order))
+            attrs[first] = attrs.get(first, 0) + 1
+    used: dict[str, int] = {}
+    methods = 0
+    for u in outline.units:
+        if u.owner in owners and u.kind == "func" and u is not f:
+            methods += 1
+            for w in refs(outline, u)[1]:
+                used[w] = used.get(w, 0) + 1
+    same: dict[Unit, int] = {}
+    if f.owner:
+        for a in outline.any_member.get(f.name, ()):
+            if a is f or a.empty:
+                continue
+            for w in refs(outline, a)[1]:
+                for o, rank in owners.items():
+                    for u in outline.members.get((o, w)) or outline.attr_defs.get((o, w), [])[:1]:
+                        same[u] = min(rank, same.get(u, rank))
+    near: dict[Unit, int] = {}
+    sibs = [
+        c
+        for c in (f.parent.children if f.parent is not None else None) or ()
+        if c.kind in ("func", "class") or (c.kind == "stmt" and c.defs)
+    ]
+    if f in sibs:
+        i = sibs.index(f)
+        for k in (-2, -1, 1, 2):
+            if 0 <= i + k < len(sibs):
+                near[sibs[i + k]] = k
+    return ClassView(owners, attrs, used, methods, same, near)
+
+
+def predicted(
+    outline: Outline, f: Unit, focus: Focus, view: ClassView | None = None
+) -> dict[Unit, float]:
+    """Likely dependencies of a focal unit whose body is still to be written.
 
     An empty body references nothing yet; what it will use is guessed from the class it
     sits in (constructor, attributes, helpers, base classes), from the file's small
     module-level definitions, and from the words of the prose.
     """
+    v = view or class_view(outline, f)
     words = {_stem(w) for w in focus.weak | focus.strong if len(w) > 2 and w.lower() not in _STOP}
     out: dict[Unit, float] = {}
 
@@ -164,51 +222,27 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
         subs = subwords(u.name or (u.defs[0] if u.defs else ""))
         return sum(1 for w in subs if w in words) / len(subs) if subs else 0.0
 
-    owners: dict[str, float] = {}
-    for f in focal:
-        if f.owner:
-            owners.setdefault(f.owner, 0.0)
-            for i, base in enumerate(outline.bases.get(f.owner, ())):
-                owners.setdefault(base, 0.3 + 0.1 * i)
+    def extra(owner: str | None) -> float:
+        rank = v.owners.get(owner or "", 0)
+        return 0.3 + 0.1 * (rank - 1) if rank else 0.0
+
     # Other implementations of the same method: what they use on `self`, this one may too.
-    for f in focal:
-        if not f.owner:
-            continue
-        for a in outline.any_member.get(f.name, ()):
-            if a.owner == f.owner or a.empty:
-                continue
-            _, selfs, _ = refs(outline, a)
-            for w in selfs:
-                for o, extra in owners.items():
-                    hits = outline.members.get((o, w)) or outline.attr_defs.get((o, w), [])[:1]
-                    for u in hits:
-                        put(u, 1.05 + extra)
-    # Which member first defines each attribute (the constructor, usually) and how often
-    # the other methods use each member: helpers they lean on are likely helpers here too.
-    attrs: dict[Unit, int] = {}
-    for (o, _), defs in outline.attr_defs.items():
-        if o in owners and defs:
-            first = min(defs, key=lambda u: (u.name != "__init__", u.order))
-            attrs[first] = attrs.get(first, 0) + 1
-    used: dict[str, int] = {}
+    for u in v.same:
+        put(u, 1.05 + extra(u.owner))
     for u in outline.units:
-        if u.owner in owners and u.kind == "func" and u not in focal:
-            for w in refs(outline, u)[1]:
-                used[w] = used.get(w, 0) + 1
-    for u in outline.units:
-        if u in focal or is_docstring(outline, u):
+        if u is f or is_docstring(outline, u):
             continue
-        if u.owner in owners:
-            extra = owners[u.owner or ""]
+        if u.owner in v.owners:
             if u.kind == "func":
                 d = 1.0 if u.name == "__init__" else 1.2 + 0.8 * (1 - lexical(u))
-                d -= min(1.0, 0.3 * used.get(u.name, 0))
+                # helpers the other methods lean on are likely helpers here too
+                d -= min(1.0, 0.3 * v.used.get(u.name, 0))
                 # the constructor (or setup helper) that defines many attributes is the
                 # class's data model: worth its size for a body still to be written
-                d -= min(_ATTR_MAX, _ATTR_STEP * attrs.get(u, 0))
-                put(u, d + extra)
+                d -= min(_ATTR_MAX, _ATTR_STEP * v.attrs.get(u, 0))
+                put(u, d + extra(u.owner))
             elif u.kind == "stmt":
-                put(u, 1.3 + extra + 0.8 * (1 - lexical(u)))
+                put(u, 1.3 + extra(u.owner) + 0.8 * (1 - lexical(u)))
             continue
         if u.kind not in ("func", "class", "stmt"):
             continue
@@ -218,18 +252,8 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
         elif u.kind == "stmt" and u.owner is None and u.last - u.start < 3 and u.defs:
             put(u, 1.8)
     # Definitions right beside a focal one are often its helpers (written just before it).
-    for f in focal:
-        sibs = [
-            c
-            for c in (f.parent.children if f.parent is not None else None) or ()
-            if c.kind in ("func", "class") or (c.kind == "stmt" and c.defs)
-        ]
-        if f not in sibs:
-            continue
-        i = sibs.index(f)
-        for k in (-2, -1, 1, 2):
-            if 0 <= i + k < len(sibs) and sibs[i + k] not in focal:
-                put(sibs[i + k], _NEAR_BASE + _NEAR_STEP * abs(k) + (0.1 if k > 0 else 0.0))
+    for u, k in v.near.items():
+        put(u, _NEAR_BASE + _NEAR_STEP * abs(k) + (0.1 if k > 0 else 0.0))
     return out
 
 

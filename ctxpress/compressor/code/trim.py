@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ctxpress.compressor.code.focal import find_focal, predicted, required
+from ctxpress.compressor.code.focal import find_focal, required
 from ctxpress.compressor.code.languages import node_text
 from ctxpress.compressor.code.outline import (
     PY_SELF_ASSIGN,
@@ -542,7 +542,7 @@ def trim_outline(
     seeds = find_focal(outline, focus)
     focal = [u for u, d in seeds.items() if d == 0.0]
     empty = [f for f in focal if f.empty]
-    for u, d in rescored(outline, empty, focus, predicted(outline, empty, focus)).items():
+    for u, d in rescored(outline, empty, focus).items():
         if d < seeds.get(u, 99.0):
             seeds[u] = d
     dist = relate(outline, seeds) if seeds else {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ctxpress.compressor.code.focal import is_docstring, subwords
+from ctxpress.compressor.code.focal import class_view, is_docstring, predicted, subwords
 from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
 from ctxpress.compressor.code.usage_weights import WEIGHTS
 
@@ -65,70 +65,28 @@ def likelihood(x: Sequence[float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def rescored(
-    outline: Outline, focal: Sequence[Unit], focus: Focus, prior: dict[Unit, float]
-) -> dict[Unit, float]:
-    """``prior``'s candidates with distances from the model (closest over focal units)."""
+def rescored(outline: Outline, focal: Sequence[Unit], focus: Focus) -> dict[Unit, float]:
+    """Candidates for the focal units' bodies with distances from the model (closest)."""
     out: dict[Unit, float] = {}
     for f in focal:
-        for u, x in features(outline, f, focus, prior).items():
+        for u, x in features(outline, f, focus).items():
             d = _BASE + _SCALE * -math.log(likelihood(x))
             if d < out.get(u, 99.0):
                 out[u] = d
     return out
 
 
-def features(
-    o: Outline, f: Unit, focus: Focus, prior: dict[Unit, float]
-) -> dict[Unit, list[float]]:
-    """One feature vector (in ``FEATURES`` order) per candidate in ``prior``."""
+def features(o: Outline, f: Unit, focus: Focus) -> dict[Unit, list[float]]:
+    """One feature vector (in ``FEATURES`` order) per candidate ``focal.predicted`` proposes."""
+    view = class_view(o, f)
+    prior = predicted(o, f, focus, view)
     words = {s for w in focus.weak | focus.strong for s in subwords(w)}
     focal_words = set(subwords(f.name))
-    owners: dict[str, bool] = {}  # the focal class (False) and its bases (True)
-    if f.owner:
-        owners[f.owner] = False
-        for b in o.bases.get(f.owner, ()):
-            owners.setdefault(b, True)
-    # the member that first defines each attribute of the focal classes
-    attrs: dict[Unit, int] = {}
-    for (owner, _), defs in o.attr_defs.items():
-        others = [d for d in defs if d is not f]
-        if owner in owners and others:
-            first = min(others, key=lambda u: (u.name != "__init__", u.order))
-            attrs[first] = attrs.get(first, 0) + 1
-    used: dict[str, int] = {}
-    methods = 0
     calls: dict[str, int] = {}
     for u in o.units:
-        if u.kind != "func" or u is f:
-            continue
-        bare, selfs, _ = refs(o, u)
-        for w in bare:
-            calls[w] = calls.get(w, 0) + 1
-        if u.owner in owners:
-            methods += 1
-            for w in selfs:
-                used[w] = used.get(w, 0) + 1
-    same: set[Unit] = set()
-    if f.owner:
-        for a in o.any_member.get(f.name, ()):
-            if a is not f and not a.empty:
-                for w in refs(o, a)[1]:
-                    for owner in owners:
-                        same.update(
-                            o.members.get((owner, w)) or o.attr_defs.get((owner, w), [])[:1]
-                        )
-    near: dict[Unit, int] = {}
-    sibs = [
-        c
-        for c in (f.parent.children if f.parent is not None else None) or ()
-        if c.kind in ("func", "class") or (c.kind == "stmt" and c.defs)
-    ]
-    if f in sibs:
-        i = sibs.index(f)
-        for k in (-2, -1, 1, 2):
-            if 0 <= i + k < len(sibs):
-                near[sibs[i + k]] = abs(k)
+        if u.kind == "func" and u is not f:
+            for w in refs(o, u)[0]:
+                calls[w] = calls.get(w, 0) + 1
     inside = set(ancestors(f))
     cands = [
         u
@@ -152,7 +110,7 @@ def features(
     out: dict[Unit, list[float]] = {}
     for u in cands:
         name = u.name or (u.defs[0] if u.defs else "")
-        mine = u.owner in owners if u.owner else False
+        mine = u.owner in view.owners if u.owner else False
         method = mine and u.kind == "func"
         head = "\n".join(o.lines[u.start : max(u.start, u.head_end) + 1])
         subs = subwords(name)
@@ -166,7 +124,7 @@ def features(
             float(method and not name.startswith("_")),
             float(method and ("@property" in head or ".setter" in head)),
             float(method and ("@classmethod" in head or "@staticmethod" in head)),
-            float(mine and owners.get(u.owner or "", False)),
+            float(mine and view.owners.get(u.owner or "", 0) > 0),
             float(mine and u.kind == "stmt"),
             float(u.owner is None and u.kind == "func"),
             float(u.owner is None and u.kind == "class"),
@@ -175,12 +133,12 @@ def features(
             sum(1 for w in subs if w in words) / len(subs) if subs else 0.0,
             float(any(w in words for w in subs)),
             float(bool(focus.strong.intersection(u.defs)) or name in focus.strong),
-            math.log1p(used.get(name, 0)) if mine else 0.0,
-            used.get(name, 0) / methods if mine and methods else 0.0,
-            float(u in same),
-            math.log1p(attrs.get(u, 0)),
-            float(near.get(u) == 1),
-            float(near.get(u) == 2),
+            math.log1p(view.used.get(name, 0)) if mine else 0.0,
+            view.used.get(name, 0) / view.methods if mine and view.methods else 0.0,
+            float(u in view.same),
+            math.log1p(view.attrs.get(u, 0)),
+            float(abs(view.near.get(u, 0)) == 1),
+            float(abs(view.near.get(u, 0)) == 2),
             math.log1p(calls.get(name, 0)) if u.owner is None else 0.0,
             math.log(size),
             float(bool((u.owner and u.owner in f.header_words) or name in f.header_words)),
