@@ -373,6 +373,26 @@ def test_fence_parser_follows_commonmark() -> None:
     assert find_fences("``` a`b\ncode\n```\n")[0].info == ""
 
 
+def test_fence_indented_in_a_list_item_is_trimmed_and_keeps_its_indent() -> None:
+    code = "".join(_filler(i, "python") for i in range(12))
+    fenced = textwrap.indent(f"```python\n{code}```\n", "   ")
+    text = f"Steps:\n\n1. Look at this:\n\n{fenced}\nWhy is `unrelated_4` slow?"
+    messages = [{"role": "user", "content": text}]
+    budget = ctxpress.count_tokens(messages) - int(0.6 * ctxpress.count_tokens(code))
+    result = ctxpress.compress(messages, budget=budget)
+    new = result.messages[0]["content"]
+    assert result.tokens_after <= budget
+    (fence,) = find_fences(new)
+    assert fence.indent == 3
+    out = new[fence.code_start : fence.code_end]
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert all(line.startswith("   ") for line in lines)
+    inner = textwrap.dedent(out)
+    assert clean_parse("python", inner.encode()) is not None
+    focal = textwrap.indent(_filler(4, "python"), "   ")
+    assert focal.strip("\n") in out
+
+
 def test_code_in_an_earlier_message_and_content_parts() -> None:
     code = "".join(_filler(i, "rust") for i in range(12))
     parts = [{"type": "text", "text": f"File:\n```rust\n{code}```"}, {"type": "text", "text": "ok"}]

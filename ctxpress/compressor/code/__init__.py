@@ -74,6 +74,7 @@ class _Block:
     outline: Outline
     tokens: int
     filename: str | None
+    indent: int = 0  # spaces of an indented fence (in a list item), taken off every line
 
 
 def _texts(msg: Message) -> list[tuple[int | None, str]]:
@@ -148,8 +149,8 @@ class CodeStage:
                     continue
                 fences = find_fences(text)
                 for fence in fences:
-                    code = text[fence.code_start : fence.code_end]
-                    if fence.indent or not code.strip():
+                    code = _dedent(text[fence.code_start : fence.code_end], fence.indent)
+                    if code is None or not code.strip():
                         continue
                     filename = _fence_filename(text, fence)
                     lang = from_tag(fence.tag) if fence.tag else None
@@ -169,6 +170,7 @@ class CodeStage:
                         filename,
                         min_tokens,
                         explicit=bool(fence.tag),
+                        indent=fence.indent,
                     )
                 if (
                     not fences
@@ -206,6 +208,7 @@ class CodeStage:
         filename: str | None,
         min_tokens: int,
         explicit: bool,
+        indent: int = 0,
     ) -> None:
         tokens = ctx.counter.text(code)
         if tokens < min_tokens:
@@ -217,7 +220,7 @@ class CodeStage:
             return
         name, tree = found
         outline = build_outline(name, code, tree)
-        blocks.append(_Block(i, part, start, end, code, name, outline, tokens, filename))
+        blocks.append(_Block(i, part, start, end, code, name, outline, tokens, filename, indent))
 
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
         if ctx.budget is None or not ctx.over_budget(messages):
@@ -280,12 +283,28 @@ class CodeStage:
         return current
 
 
+def _dedent(code: str, indent: int) -> str | None:
+    """The code of a fence indented ``indent`` spaces, as CommonMark reads it; None when a
+    line is indented less (its original indentation could not be put back)."""
+    if not indent:
+        return code
+    pad = " " * indent
+    lines = code.splitlines(True)
+    if any(line.strip() and not line.startswith(pad) for line in lines):
+        return None
+    return "".join(line[indent:] if line.strip() else line.lstrip(" ") for line in lines)
+
+
 def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str]) -> list[Message]:
     """New message list with changed blocks spliced in; untouched messages are the originals."""
     edits: dict[tuple[int, int | None], list[tuple[int, int, str]]] = {}
     for k, b in enumerate(blocks):
         if k in results:
-            edits.setdefault((b.msg, b.part), []).append((b.start, b.end, results[k]))
+            new = results[k]
+            if b.indent:
+                pad = " " * b.indent
+                new = "".join(pad + line if line.strip() else line for line in new.splitlines(True))
+            edits.setdefault((b.msg, b.part), []).append((b.start, b.end, new))
     if not edits:
         return list(messages)
     out = list(messages)
