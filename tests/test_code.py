@@ -393,6 +393,19 @@ def test_fence_indented_in_a_list_item_is_trimmed_and_keeps_its_indent() -> None
     assert focal.strip("\n") in out
 
 
+@pytest.mark.parametrize("lang", ["python", "go"])
+def test_windows_line_endings_stay_windows_line_endings(lang: str) -> None:
+    tag, template, focal, deps = SOURCES[lang]
+    code = template.replace("{fill}", "".join(_filler(i, lang) for i in range(8)))
+    code = code.replace("\n", "\r\n")
+    messages = _ask(code, tag, f"Why does `{focal}` return the wrong value?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.4))
+    out = _block(result.messages)[1]
+    assert len(out) < len(code) and out.count("\n") == out.count("\r\n")
+    assert clean_parse(lang, out.encode()) is not None
+    assert all(d.replace("\n", "\r\n") in out for d in deps)
+
+
 def test_code_in_an_earlier_message_and_content_parts() -> None:
     code = "".join(_filler(i, "rust") for i in range(12))
     parts = [{"type": "text", "text": f"File:\n```rust\n{code}```"}, {"type": "text", "text": "ok"}]

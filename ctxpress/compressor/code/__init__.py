@@ -75,6 +75,7 @@ class _Block:
     tokens: int
     filename: str | None
     indent: int = 0  # spaces of an indented fence (in a list item), taken off every line
+    crlf: bool = False  # Windows line endings, read as "\n" and written back
 
 
 def _texts(msg: Message) -> list[tuple[int | None, str]]:
@@ -210,6 +211,9 @@ class CodeStage:
         explicit: bool,
         indent: int = 0,
     ) -> None:
+        crlf = "\r\n" in code and code.count("\r\n") == code.count("\n")
+        if crlf:
+            code = code.replace("\r\n", "\n")
         tokens = ctx.counter.text(code)
         if tokens < min_tokens:
             return
@@ -220,7 +224,9 @@ class CodeStage:
             return
         name, tree = found
         outline = build_outline(name, code, tree)
-        blocks.append(_Block(i, part, start, end, code, name, outline, tokens, filename, indent))
+        blocks.append(
+            _Block(i, part, start, end, code, name, outline, tokens, filename, indent, crlf)
+        )
 
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
         if ctx.budget is None or not ctx.over_budget(messages):
@@ -300,7 +306,7 @@ def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str
     edits: dict[tuple[int, int | None], list[tuple[int, int, str]]] = {}
     for k, b in enumerate(blocks):
         if k in results:
-            new = results[k]
+            new = results[k].replace("\n", "\r\n") if b.crlf else results[k]
             if b.indent:
                 pad = " " * b.indent
                 new = "".join(pad + line if line.strip() else line for line in new.splitlines(True))
