@@ -616,3 +616,68 @@ def test_a_module_constant_whose_name_starts_like_a_string_prefix_is_not_a_docst
     _, out = _trim(code, "python", "Implement `write`: reject data that is not binary.", 0.1)
     assert clean_parse("python", out.encode()) is not None, out
     assert "binary_type = bytes\n" in out, out
+
+
+_BIG_CLASS = {
+    "python": (
+        "import os\n\n\nclass Parser:\n    '''Parses things.'''\n\n"
+        "    def __init__(self):\n        self.total = 0\n\n",
+        "    def method_{i}(self, n):\n"
+        + "".join(f"        self.total += {k} * n  # step {k}\n" for k in range(10))
+        + "        return self.total\n\n",
+        "\n\ndef other(x):\n    return x\n",
+        "    def method_{i}(self, n):",
+    ),
+    "java": (
+        "import java.util.List;\n\npublic class Parser {\n    private int total = 0;\n\n",
+        "    public int method{i}(int n) {\n"
+        + "".join(f"        total += {k} * n; // step {k}\n" for k in range(10))
+        + "        return total;\n    }\n\n",
+        "}\n",
+        "    public int method{i}(int n) {",
+    ),
+    "typescript": (
+        "import { x } from './x';\n\nexport class Parser {\n  private total = 0;\n\n",
+        "  method{i}(n: number): number {\n"
+        + "".join(f"    this.total += {k} * n; // step {k}\n" for k in range(10))
+        + "    return this.total;\n  }\n\n",
+        "}\n",
+        "  method{i}(n: number): number {",
+    ),
+    "cpp": (
+        "#include <vector>\n\nclass Parser {\n public:\n",
+        "  int method{i}(int n) {\n"
+        + "".join(f"    total_ += {k} * n;  // step {k}\n" for k in range(10))
+        + "    return total_;\n  }\n\n",
+        " private:\n  int total_ = 0;\n};\n",
+        "  int method{i}(int n) {",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_BIG_CLASS))
+def test_focal_class_too_long_to_keep_whole_opens_as_a_map(lang: str) -> None:
+    head, member, tail, sig = _BIG_CLASS[lang]
+    code = head + "".join(member.replace("{i}", str(i)) for i in range(30)) + tail
+    assert clean_parse(lang, code.encode()) is not None, "fixture must parse"
+    messages = _ask(code, lang, "Why does `Parser` fail?")
+    budget = _budget(messages, code, 0.2)
+    result = ctxpress.compress(messages, budget=budget)
+    out = _block(result.messages)[1]
+    assert result.tokens_after <= budget
+    assert clean_parse(lang, out.encode()) is not None
+    # every member's signature survives (a map of the class), some bodies whole
+    assert all(sig.replace("{i}", str(i)) in out for i in range(30))
+    assert member.replace("{i}", "0") in out
+
+
+def test_class_named_as_the_qualifier_of_a_method_is_context_not_focal() -> None:
+    head, member, tail, _ = _BIG_CLASS["python"]
+    code = head + "".join(member.replace("{i}", str(i)) for i in range(30)) + tail
+    messages = _ask(code, "python", "What does `Parser.method_17` do?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.5))
+    out = _block(result.messages)[1]
+    notes = [n for s in result.stages if s.name == "code" for n in s.notes]
+    assert any("focal: Parser.method_17" in n for n in notes), notes
+    assert member.replace("{i}", "17") in out
+    assert len(out) < 0.6 * len(code)

@@ -85,13 +85,15 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
                     best = u
             if best is not None:
                 seed(best, 0.0)
-    # A class named because a focal method sits in it (``self: IndexedSet``) is context,
-    # not a hint: seeding it would pull every member equally close and drown the
-    # finer guesses about which of them the focal code uses. So is a class whose
-    # constructor shares its name (Java, C++): it opens around the constructor.
+    # A class named because a focal method sits in it (``self: IndexedSet``,
+    # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
+    # equally close and drown the finer guesses about which of them the focal code uses.
+    # So is a class whose constructor shares its name (Java, C++): it opens around it.
     for f in [u for u, d in seeds.items() if d == 0.0]:
         for p in ancestors(f):
-            if p in seeds and (seeds[p] > 0.0 or p.name == f.name):
+            if p in seeds and (
+                seeds[p] > 0.0 or p.name == f.name or (p.name, f.name) in focus.qualified
+            ):
                 del seeds[p]
     return seeds
 

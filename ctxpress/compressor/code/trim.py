@@ -210,11 +210,13 @@ _FOCAL_DOC_SHARE = 0.3
 
 
 def _focal_mode(u: Unit, budget: int, costs: _Costs) -> int:
-    """``FULL`` for a focal definition, unless its documentation would crowd out what
-    it uses: a body still to be written is then kept as its signature (``SIG``; the
-    prose asks for it), a leading comment is left out (``BARE``, also when the whole
-    does not fit). What stays is byte for byte."""
+    """``FULL`` for a focal definition, unless it is a class that does not fit (``OPEN``)
+    or its documentation would crowd out what it uses: a body still to be written is
+    then kept as its signature (``SIG``; the prose asks for it), a leading comment is
+    left out (``BARE``, also when the whole does not fit). What stays is byte for byte."""
     full = costs.full(u)
+    if u.children is not None and full > budget:
+        return OPEN  # a focal class too long to keep whole: its header, members by relevance
     if u.empty and u.collapsible and full > _FOCAL_DOC_SHARE * budget:
         return SIG
     if u.first >= u.start:
@@ -519,7 +521,12 @@ def plan_modes(
     """Modes for every unit: focal bodies always, then ``steps`` while they fit."""
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
-        plan.try_mode(u, _focal_mode(u, budget, costs), budget, force=True)
+        mode = _focal_mode(u, budget, costs)
+        plan.try_mode(u, mode, budget, force=True)
+        if mode == OPEN:  # a map of the class first; the steps add bodies by relevance
+            for c in u.children or ():
+                if c.kind in ("func", "class") and c.collapsible:
+                    plan.try_mode(c, SIG, budget)
     # Every module-level name a focal body uses stays defined (a signature is enough).
     for u, body in required(outline, focal):
         if not plan.try_mode(u, SIG if u.collapsible and not body else FULL, budget, force=True):
