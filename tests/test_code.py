@@ -681,3 +681,22 @@ def test_class_named_as_the_qualifier_of_a_method_is_context_not_focal() -> None
     assert any("focal: Parser.method_17" in n for n in notes), notes
     assert member.replace("{i}", "17") in out
     assert len(out) < 0.6 * len(code)
+
+
+def test_callers_of_the_focal_and_users_of_a_named_constant_are_kept() -> None:
+    def func(i: int, uses: bool) -> str:
+        body = "".join(f"    n += {k}  # step {k}\n" for k in range(10))
+        end = "    return n * MAX_RETRIES\n" if uses else "    return n\n"
+        return f"def func_{i}(n):\n{body}{end}\n\n"
+
+    code = "import os\n\nMAX_RETRIES = 5\n\n\n" + "".join(func(i, i in (4, 17)) for i in range(25))
+    messages = _ask(code, "python", "Where is `MAX_RETRIES` used?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
+    out = _block(result.messages)[1]
+    assert func(4, True).strip() in out and func(17, True).strip() in out
+    code += "def caller():\n    return func_3(1)\n"
+    messages = _ask(code, "python", "Who calls `func_3`?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
+    out = _block(result.messages)[1]
+    assert "def caller():\n    return func_3(1)" in out
+    assert func(3, False).strip() in out

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -867,6 +868,42 @@ def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
         for u in _nearest(outline.types.get(owner, ()), unit.order):
             if u.kind == "class" and u.children is None and u is not unit.parent:
                 out.append((1.5, u))  # struct fields of Go / Rust receivers
+    return out
+
+
+def users(outline: Outline, targets: Sequence[Unit]) -> dict[Unit, list[Unit]]:
+    """Functions and statements whose references resolve to each of ``targets`` (the
+    reverse of ``_deps``): who calls a function, who reads a constant."""
+    by_name: dict[str, list[Unit]] = {}
+    for t in targets:
+        for name in ({t.name} | set(t.defs)) - {""}:
+            by_name.setdefault(name, []).append(t)
+    out: dict[Unit, list[Unit]] = {t: [] for t in targets}
+    # rows that mention a name at all: only units spanning one are read for references
+    rows: list[int] = []
+    if by_name:
+        word = re.compile(r"\b(?:" + "|".join(map(re.escape, by_name)) + r")\b")
+        ends = list(itertools.accumulate(len(line) + 1 for line in outline.lines))
+        rows = sorted(
+            {bisect.bisect_right(ends, m.start()) for m in word.finditer("\n".join(outline.lines))}
+        )
+    if not rows:
+        return out
+    for u in outline.units:
+        if u.kind not in ("func", "stmt"):
+            continue
+        i = bisect.bisect_left(rows, u.start)
+        if i == len(rows) or rows[i] > u.last:
+            continue
+        bare, selfs, pairs = refs(outline, u)
+        named = {w for w in (*bare, *selfs, *(b for _, b in pairs)) if w in by_name}
+        if not named:
+            continue
+        wanted = {t for w in named for t in by_name[w] if t is not u}
+        for _, v in _deps(outline, u):
+            if v in wanted:
+                out[v].append(u)
+                wanted.discard(v)
     return out
 
 

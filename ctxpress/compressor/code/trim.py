@@ -31,6 +31,7 @@ from ctxpress.compressor.code.outline import (
     indent_of,
     refs,
     relate,
+    users,
 )
 from ctxpress.compressor.code.usage import rescored
 
@@ -538,6 +539,12 @@ def plan_modes(
     return plan.mode
 
 
+# Distance from a named definition to a unit that uses it (a callee is 1).
+_USER_COST = 2.5
+# Users of one definition seeded, at most (the nearest): examples, not a call graph.
+_USERS_MAX = 4
+
+
 def trim_outline(
     outline: Outline,
     focus: Focus,
@@ -553,6 +560,13 @@ def trim_outline(
         if d < seeds.get(u, 99.0):
             seeds[u] = d
     dist = relate(outline, seeds) if seeds else {}
+    # Who calls a function the prose names (or reads a constant it names) is context too:
+    # a few nearest users, without what they use in turn.
+    named = {s: d for s, d in seeds.items() if (d == 0.0 or s.kind == "stmt") and not s.empty}
+    for s, found in users(outline, list(named)).items():
+        for u in sorted(found, key=lambda u: abs(u.order - s.order))[:_USERS_MAX]:
+            if named[s] + _USER_COST < dist.get(u, 99.0):
+                dist[u] = named[s] + _USER_COST
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial)
