@@ -330,3 +330,135 @@ def test_cpp_namespaces_opened_on_one_line_trim_inside(closing: str) -> None:
     assert clean_parse("cpp", out.encode()) is not None, out
     assert focal in out, out
     assert after <= budget, (after, budget)
+
+
+# ------------------------------------------------- what the focal uses, within the budget
+
+_PY_FILLER = _repeat("def helper{i}(x):\n    y = x * {i} + 1\n    return y - {i}\n\n\n", 20)
+_TABLES = {
+    # language: (tag, table the focal reads, filler, focal, collapsed head kept)
+    "python": (
+        "python",
+        "STYLE_MAP = {\n"
+        + "".join(f'    {i}: "style number {i} with a long description",\n' for i in range(60))
+        + "}\n\n\n",
+        _PY_FILLER,
+        "def decode(code):\n    style = STYLE_MAP.get(code)\n    return helper3(style)\n",
+        "STYLE_MAP = {\n",
+    ),
+    "javascript": (
+        "js",
+        "export var extensions = {\n"
+        + "".join(f'  key{i}: "extension number {i} with a long text",\n' for i in range(60))
+        + "};\n\n",
+        _repeat("function helper{i}(x) {\n  const y = x * {i} + 1;\n  return y - {i};\n}\n\n", 20),
+        "function decode(code) {\n  const e = extensions[code];\n  return helper3(e);\n}\n",
+        "export var extensions = {\n",
+    ),
+    "go": (
+        "go",
+        "package tables\n\nvar styleMap = map[int]string{\n"
+        + "".join(f'\t{i}: "style number {i} with a long description",\n' for i in range(60))
+        + "}\n\n",
+        _repeat("func helper{i}(x int) int {\n\ty := x*{i} + 1\n\treturn y - {i}\n}\n\n", 20),
+        "func decode(code int) int {\n\ts := styleMap[code]\n\treturn helper3(len(s))\n}\n",
+        "var styleMap = map[int]string{\n",
+    ),
+    "rust": (
+        "rust",
+        "static STYLES: [&str; 60] = [\n"
+        + "".join(f'    "style number {i} with a long description",\n' for i in range(60))
+        + "];\n\n",
+        _repeat(
+            "fn helper{i}(x: usize) -> usize {\n    let y = x * {i} + 1;\n    y - {i}\n}\n\n", 20
+        ),
+        "fn decode(code: usize) -> usize {\n    let s = STYLES[code];\n    helper3(s.len())\n}\n",
+        "static STYLES: [&str; 60] = [\n",
+    ),
+    "c": (
+        "c",
+        "static const char *styles[] = {\n"
+        + "".join(f'    "style number {i} with a long description",\n' for i in range(60))
+        + "};\n\n",
+        _repeat(
+            "static int helper{i}(int x)\n{\n    int y = x * {i} + 1;\n    return y - {i};\n}\n\n",
+            20,
+        ),
+        "int decode(int code)\n{\n    const char *s = styles[code];\n"
+        "    return helper3(s[0]);\n}\n",
+        "static const char *styles[] = {\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_TABLES))
+def test_table_the_focal_reads_collapses_within_budget(lang: str) -> None:
+    # A module-level table the focal reads, bigger than the budget: it stays defined as
+    # its head over an elided body (`X = {` … `}`) instead of being forced in whole.
+    tag, table, filler, focal, head = _TABLES[lang]
+    grammar = {"js": "javascript"}.get(tag, tag)
+    code = table + filler + focal
+    assert clean_parse(grammar, code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim(tag, code, "decode", 0.2)
+    assert focal in out, out
+    assert head in out, out
+    assert "number 30" not in out, out
+    assert clean_parse(grammar, out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+_NAMES = [f"observableThing{i}" for i in range(40)]
+
+
+@pytest.mark.parametrize("lang", ["typescript", "python", "rust"])
+def test_long_import_list_keeps_the_lines_the_focal_uses(lang: str) -> None:
+    # `import {` forty names `} from "../internal"`: past the budget whole, so only the
+    # lines naming what the focal uses stay (whole lines; the list still parses).
+    if lang == "typescript":
+        imp = "import {\n" + "".join(f"  {n},\n" for n in _NAMES) + '} from "../internal"\n\n'
+        filler = _repeat(
+            "function helper{i}(x: number): number {\n  const y = x * {i} + 1;\n"
+            "  return y - {i};\n}\n\n",
+            20,
+        )
+        focal = (
+            "export function revoke(x: number): number {\n"
+            "  return observableThing7(helper3(x));\n}\n"
+        )
+    elif lang == "python":
+        imp = "from .internal import (\n" + "".join(f"    {n},\n" for n in _NAMES) + ")\n\n\n"
+        filler = _PY_FILLER
+        focal = "def revoke(x):\n    return observableThing7(helper3(x))\n"
+    else:
+        imp = "use crate::internal::{\n" + "".join(f"    {n},\n" for n in _NAMES) + "};\n\n"
+        filler = _repeat(
+            "fn helper{i}(x: usize) -> usize {\n    let y = x * {i} + 1;\n    y - {i}\n}\n\n", 20
+        )
+        focal = "pub fn revoke(x: usize) -> usize {\n    observableThing7(helper3(x))\n}\n"
+    code = imp + filler + focal
+    assert clean_parse(lang, code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim({"typescript": "ts"}.get(lang, lang), code, "revoke", 0.12)
+    assert focal in out, out
+    assert "observableThing7," in out, out
+    assert "observableThing30," not in out, out
+    assert clean_parse(lang, out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_used_statement_keeps_its_definition_not_its_long_comment() -> None:
+    # `let globalHydrated = false` under a long comment: the focal needs the name, not
+    # the prose, so the statement stays without its comment when the whole does not fit.
+    comment = "".join(
+        f"// Note {i}: hydration is tracked once per page load here.\n" for i in range(30)
+    )
+    filler = _repeat(
+        "function helper{i}(x) {\n  const y = x * {i} + 1;\n  return y - {i};\n}\n\n", 12
+    )
+    focal = "export function useHydrated() {\n  return helper3(globalHydrated);\n}\n"
+    code = f"{comment}let globalHydrated = false\n\n{filler}{focal}"
+    out, after, budget = _trim("js", code, "useHydrated", 0.2)
+    assert focal in out, out
+    assert "let globalHydrated = false\n" in out, out
+    assert "Note 20" not in out, out
+    assert clean_parse("javascript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

@@ -16,6 +16,7 @@ references are in ``outline``, the choice of focal units in ``focal``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ from ctxpress.compressor.code.outline import (
 from ctxpress.compressor.code.usage import rescored
 
 DROP, SIG, PART, OPEN, FULL = 0, 1, 2, 3, 4
+_WORDS = re.compile(r"[A-Za-z_$][\w$]*")
 # A focal definition verbatim without its leading comment (a doc comment that would take
 # the budget); ranks above ``FULL`` so no later step brings the comment back.
 BARE = 5
@@ -401,6 +403,32 @@ def partial_body(outline: Outline, u: Unit, wanted: frozenset[str]) -> list[str]
     return out
 
 
+def _balanced(line: str) -> bool:
+    return sum(line.count(c) for c in "([{") == sum(line.count(c) for c in ")]}")
+
+
+def required_parts(outline: Outline, focal: list[Unit]) -> dict[Unit, list[str]]:
+    """``PART`` renderings of the module-level definitions the focal code uses: without
+    their leading comments, and an import list cut to its lines that name what is used
+    (whole bracket-balanced lines, so the list still parses)."""
+    used: set[str] = set()
+    for f in focal:
+        used.update(refs(outline, f)[0])
+    lines, out = outline.lines, {}
+    for u, _ in required(outline, focal):
+        if u.children is not None:
+            continue
+        rows = list(range(u.start, u.last + 1))
+        if u.kind == "import" and u.last > u.start + 1:
+            wanted = used.intersection(u.defs)
+            keep = [r for r in rows[1:-1] if wanted.intersection(_WORDS.findall(lines[r]))]
+            if all(_balanced(lines[r]) for r in keep):
+                rows = [u.start, *keep, u.last]
+        if len(rows) < u.last - u.first + 1:
+            out[u] = [lines[r] for r in rows]
+    return out
+
+
 def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[Unit, list[str]]:
     """``PART`` renderings of the methods that define attributes of the focal classes.
 
@@ -520,10 +548,14 @@ def plan_modes(
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
         plan.try_mode(u, _focal_mode(u, budget, costs), budget, force=True)
-    # Every module-level name a focal body uses stays defined (a signature is enough).
+    # Every module-level name a focal body uses stays defined: a statement whole where
+    # it fits, else (as a function or class always) the least that still defines it.
     for u, body in required(outline, focal):
-        if not plan.try_mode(u, SIG if u.collapsible and not body else FULL, budget, force=True):
-            plan.try_mode(u, FULL, budget, force=True)
+        if u.kind not in ("func", "class") and plan.try_mode(u, FULL, budget):
+            continue
+        for m in (SIG, PART, FULL):
+            if (m != SIG or not body) and plan.try_mode(u, m, budget, force=True):
+                break
     for u, mode in steps:
         if plan.total >= budget:
             break
@@ -549,6 +581,7 @@ def trim_outline(
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial)
+    partial |= required_parts(outline, focal)
     target = budget
     code = ""
     modes: dict[Unit, int] = {}
