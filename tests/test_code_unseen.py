@@ -462,3 +462,47 @@ def test_used_statement_keeps_its_definition_not_its_long_comment() -> None:
     assert "Note 20" not in out, out
     assert clean_parse("javascript", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+def test_wildcard_import_of_another_module_block_is_not_forced() -> None:
+    # `mod tests { use super::*; … }` blocks: their wildcard imports bring names into
+    # their own module, not the focal function's, so they do not drag the blocks open.
+    mods = _repeat(
+        "#[cfg(test)]\nmod tests_{i} {\n    use super::*;\n\n    #[test]\n"
+        "    fn check_{i}() {\n        assert_eq!(helper{i}(1), {i} + 1);\n    }\n}\n\n",
+        10,
+    )
+    helpers = _repeat(
+        "fn helper{i}(x: usize) -> usize {\n    let y = x * {i} + 1;\n    y - {i}\n}\n\n", 10
+    )
+    focal = "pub fn decode(code: usize) -> usize {\n    helper3(code) + 1\n}\n"
+    code = helpers + focal + "\n" + mods
+    assert clean_parse("rust", code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim("rust", code, "decode", 0.1)
+    assert focal in out, out
+    assert out.count("use super::*;") < 2, out
+    assert clean_parse("rust", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_one_definition_keeps_an_overloaded_name_defined() -> None:
+    # `@t.overload` stubs before the implementation: one definition keeps `command`
+    # defined (the last: it is the one Python binds); the stubs are not all forced in.
+    stubs = _repeat(
+        "@t.overload\ndef command(\n    name: t.Optional[str] = None,\n"
+        "    cls: t.Type[Command{i}] = ...,\n    **attrs: t.Any,\n"
+        ") -> t.Callable[..., Command{i}]:\n    ...\n\n\n",
+        6,
+    )
+    impl = (
+        "def command(name=None, cls=None, **attrs):\n"
+        + "".join(f"    attrs.setdefault('k{k}', {k})  # option {k}\n" for k in range(10))
+        + "    return make(name, cls, attrs)\n\n\n"
+    )
+    focal = "def help_option(*decls):\n    return command(*decls, is_flag=True)\n"
+    code = "import typing as t\n\n\n" + stubs + impl + _PY_FILLER + focal
+    out, after, budget = _trim("python", code, "help_option", 0.08)
+    assert focal in out, out
+    assert "def command(name=None, cls=None, **attrs):\n" in out, out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

@@ -13,6 +13,7 @@ import re
 from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
+_NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
 
 
 def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
@@ -236,21 +237,36 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
 def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
     """Module-level definitions of the names the focal units use directly.
 
-    The flag says the body must stay: a function that binds the name with ``global``
-    defines it only in its body.
+    One definition per name is enough to keep it defined: the last that is not a stub
+    (overloads come first; in Python the last binding wins), a function that binds the
+    name with ``global`` only when nothing else does. The flag says that body must stay.
     """
     enclosing = {p for f in focal for p in ancestors(f)}
     out: dict[Unit, bool] = {}
     if focal:
-        # names a wildcard import brings in cannot be traced: keep those imports
+        # names a wildcard import brings in cannot be traced: keep those imports in
+        # scope of the focal code (Python: the module; elsewhere not in another `mod` or
+        # namespace), but not `import * as ns`, which is traced by `ns`
+        scope = {outline.root, *enclosing}
         for u in outline.units:
-            if u.kind == "import" and u.owner is None and "*" in outline.lines[u.last]:
+            if (
+                u.kind == "import"
+                and u.owner is None
+                and (outline.spec.python or u.parent in scope)
+                and "*" in outline.lines[u.last]
+                and not _NAMESPACE_IMPORT.search(outline.lines[u.last])
+            ):
                 out[u] = False
     for f in focal:
         bare, _, _ = refs(outline, f)
         for w in sorted(bare):
-            for u in outline.top.get(w, ()):
-                # a named block (`const table = { … }`) stays too, collapsed
-                if u is not f and u not in enclosing and (u.kind != "block" or u.collapsible):
-                    out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
+            # a named block (`const table = { … }`) stays too, collapsed
+            cands = [
+                u
+                for u in outline.top.get(w, ())
+                if u is not f and u not in enclosing and (u.kind != "block" or u.collapsible)
+            ]
+            if cands:
+                u = min(cands, key=lambda u: (w not in u.defs, u.abstract, -u.order))
+                out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
     return list(out.items())
