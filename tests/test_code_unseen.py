@@ -506,3 +506,33 @@ def test_one_definition_keeps_an_overloaded_name_defined() -> None:
     assert "def command(name=None, cls=None, **attrs):\n" in out, out
     assert clean_parse("python", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+def test_focal_that_nearly_fills_the_budget_sheds_elision_lines() -> None:
+    # The focal method takes 80 % of the budget: the class around it stays (it must, to
+    # parse), and the elision lines of dropped members give way rather than the budget.
+    members = _repeat(
+        "    /** Member {i}. */\n    public int value{i}(int x) {\n"
+        "        int y = x * {i};\n        return y + {i};\n    }\n\n",
+        6,
+    )
+    focal = (
+        "    @Override\n    public String toString() {\n"
+        "        StringBuilder sb = new StringBuilder();\n"
+        + "".join(f'        sb.append("part {k}").append(value{k}(1));\n' for k in range(2))
+        + "        return sb.toString();\n    }\n"
+    )
+    code = (
+        "package jdk.jshell;\n\nimport java.util.List;\nimport java.util.Map;\n\n"
+        "public class MethodSnippet extends DeclarationSnippet {\n\n"
+        f"    private final int field0 = 0;\n\n{members}{focal}\n"
+        f"{members.replace('value', 'other')}}}\n"
+    )
+    assert clean_parse("java", code.encode()) is not None, "fixture must parse"
+    focal_tokens = ctxpress.count_tokens(focal)
+    code_tokens = ctxpress.count_tokens([{"role": "user", "content": code}])
+    out, after, budget = _trim("java", code, "toString", focal_tokens / 0.8 / code_tokens)
+    assert focal in out, out
+    assert "public class MethodSnippet extends DeclarationSnippet {\n" in out, out
+    assert clean_parse("java", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

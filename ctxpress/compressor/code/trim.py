@@ -226,8 +226,14 @@ def _focal_mode(u: Unit, budget: int, costs: _Costs) -> int:
 
 
 def render(
-    outline: Outline, mode: dict[Unit, int], partial: dict[Unit, list[str]] | None = None
+    outline: Outline,
+    mode: dict[Unit, int],
+    partial: dict[Unit, list[str]] | None = None,
+    terse: bool = False,
 ) -> str:
+    """The kept lines; ``terse`` leaves out the elision lines of dropped runs that
+    nothing needs (all but a Python suite's only content): the last resort of a budget
+    the kept units alone overrun."""
     lines, python, comment_rows = outline.lines, outline.spec.python, outline.comment_rows
     marker_text = "..." if python else "// …"
     out: list[str] = []
@@ -266,13 +272,19 @@ def render(
             cur = u.start
             dropped_run = False
             suite = -1
+            # suites whose elisions may go: not Python's, unless another member stays
+            quiet = (
+                {c.suite for c in u.children or () if mode.get(c, DROP) != DROP}
+                if python
+                else {c.suite for c in u.children or ()}
+            )
             for c in u.children or ():
                 if structural(cur, c.first - 1) or c.suite != suite:
                     dropped_run = False
                 suite = c.suite
                 cur = c.last + 1
                 if mode.get(c, DROP) == DROP:
-                    if not dropped_run:
+                    if not dropped_run and not (terse and c.suite in quiet):
                         out.append(indent_of(lines[c.start]) + marker_text)
                         dropped_run = True
                     continue
@@ -595,6 +607,29 @@ def trim_outline(
         target -= tokens - budget + max(2, budget // 50)
         if target <= 0:
             break
+    if tokens > budget:
+        # Still over (estimates drift on small budgets): the longest run of upgrades, in
+        # order of relevance, that fits when counted. Each one only adds lines, so the
+        # count grows with the run: a binary search. If the focal code and what it uses
+        # overrun the budget alone, they stand without the elision lines nothing needs.
+        def attempt(k: int, terse: bool = False) -> tuple[dict[Unit, int], str, int]:
+            m = plan_modes(outline, focal, steps[:k], budget, costs, partial)
+            text = render(outline, m, partial, terse)
+            return m, text, count(text)
+
+        lo, hi = 0, len(steps)
+        found = attempt(0)
+        if found[2] > budget:
+            found = attempt(0, terse=True)
+        else:
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                trial = attempt(mid)
+                if trial[2] <= budget:
+                    lo, found = mid, trial
+                else:
+                    hi = mid - 1
+        modes, code, tokens = found
     kept = sum(1 for u in outline.units if modes.get(u) == FULL)
     collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
