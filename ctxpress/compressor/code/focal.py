@@ -237,9 +237,11 @@ def predicted(outline: Outline, focal: list[Unit], focus: Focus) -> dict[Unit, f
 def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
     """Module-level definitions of the names the focal units use directly.
 
-    One definition per name is enough to keep it defined: the last that is not a stub
-    (overloads come first; in Python the last binding wins), a function that binds the
-    name with ``global`` only when nothing else does. The flag says that body must stay.
+    Stubs (``@overload``, abstract) give way to a real definition of the same name, and
+    of several functions or classes by one name (``#ifdef`` / ``#[cfg]`` variants) the
+    last will do; imports and assignments all stay (an import's words are not all names
+    it binds). The flag says the body must stay: a function that binds the name with
+    ``global`` defines it only in its body.
     """
     enclosing = {p for f in focal for p in ancestors(f)}
     out: dict[Unit, bool] = {}
@@ -266,7 +268,9 @@ def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
                 for u in outline.top.get(w, ())
                 if u is not f and u not in enclosing and (u.kind != "block" or u.collapsible)
             ]
-            if cands:
-                u = min(cands, key=lambda u: (w not in u.defs, u.abstract, -u.order))
+            real = [u for u in cands if not u.abstract] or cands
+            if len(real) > 1 and all(u.kind in ("func", "class") and w in u.defs for u in real):
+                real = real[-1:]  # variants of one definition (`#ifdef`, `#[cfg]`): one will do
+            for u in real:
                 out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
     return list(out.items())

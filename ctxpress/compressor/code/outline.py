@@ -593,7 +593,7 @@ class _Builder:
             head = "\n".join(
                 lines[unit.start : (unit.head_end if unit.collapsible else unit.start) + 1]
             )
-            unit.abstract = bool(re.search(r"abstract|@overload|@typing\.overload", head))
+            unit.abstract = bool(re.search(r"abstract|@(?:\w+\.)?overload\b", head))
             unit.header_words = frozenset(_WORD.findall(head))
             unit.empty = self.empty_body(unit)
             if spec.python and unit.owner and unit.collapsible:
