@@ -330,3 +330,209 @@ def test_cpp_namespaces_opened_on_one_line_trim_inside(closing: str) -> None:
     assert clean_parse("cpp", out.encode()) is not None, out
     assert focal in out, out
     assert after <= budget, (after, budget)
+
+
+# ------------------------------------------------- what the focal uses, within the budget
+
+_PY_FILLER = _repeat("def helper{i}(x):\n    y = x * {i} + 1\n    return y - {i}\n\n\n", 20)
+_TABLES = {
+    # language: (tag, table the focal reads, filler, focal, collapsed head kept)
+    "python": (
+        "python",
+        "STYLE_MAP = {\n"
+        + "".join(f'    {i}: "style number {i} with a long description",\n' for i in range(60))
+        + "}\n\n\n",
+        _PY_FILLER,
+        "def decode(code):\n    style = STYLE_MAP.get(code)\n    return helper3(style)\n",
+        "STYLE_MAP = {\n",
+    ),
+    "javascript": (
+        "js",
+        "export var extensions = {\n"
+        + "".join(f'  key{i}: "extension number {i} with a long text",\n' for i in range(60))
+        + "};\n\n",
+        _repeat("function helper{i}(x) {\n  const y = x * {i} + 1;\n  return y - {i};\n}\n\n", 20),
+        "function decode(code) {\n  const e = extensions[code];\n  return helper3(e);\n}\n",
+        "export var extensions = {\n",
+    ),
+    "go": (
+        "go",
+        "package tables\n\nvar styleMap = map[int]string{\n"
+        + "".join(f'\t{i}: "style number {i} with a long description",\n' for i in range(60))
+        + "}\n\n",
+        _repeat("func helper{i}(x int) int {\n\ty := x*{i} + 1\n\treturn y - {i}\n}\n\n", 20),
+        "func decode(code int) int {\n\ts := styleMap[code]\n\treturn helper3(len(s))\n}\n",
+        "var styleMap = map[int]string{\n",
+    ),
+    "rust": (
+        "rust",
+        "static STYLES: [&str; 60] = [\n"
+        + "".join(f'    "style number {i} with a long description",\n' for i in range(60))
+        + "];\n\n",
+        _repeat(
+            "fn helper{i}(x: usize) -> usize {\n    let y = x * {i} + 1;\n    y - {i}\n}\n\n", 20
+        ),
+        "fn decode(code: usize) -> usize {\n    let s = STYLES[code];\n    helper3(s.len())\n}\n",
+        "static STYLES: [&str; 60] = [\n",
+    ),
+    "c": (
+        "c",
+        "static const char *styles[] = {\n"
+        + "".join(f'    "style number {i} with a long description",\n' for i in range(60))
+        + "};\n\n",
+        _repeat(
+            "static int helper{i}(int x)\n{\n    int y = x * {i} + 1;\n    return y - {i};\n}\n\n",
+            20,
+        ),
+        "int decode(int code)\n{\n    const char *s = styles[code];\n"
+        "    return helper3(s[0]);\n}\n",
+        "static const char *styles[] = {\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_TABLES))
+def test_table_the_focal_reads_collapses_within_budget(lang: str) -> None:
+    # A module-level table the focal reads, bigger than the budget: it stays defined as
+    # its head over an elided body (`X = {` … `}`) instead of being forced in whole.
+    tag, table, filler, focal, head = _TABLES[lang]
+    grammar = {"js": "javascript"}.get(tag, tag)
+    code = table + filler + focal
+    assert clean_parse(grammar, code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim(tag, code, "decode", 0.2)
+    assert focal in out, out
+    assert head in out, out
+    assert "number 30" not in out, out
+    assert clean_parse(grammar, out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+_NAMES = [f"observableThing{i}" for i in range(40)]
+
+
+@pytest.mark.parametrize("lang", ["typescript", "python", "rust"])
+def test_long_import_list_keeps_the_lines_the_focal_uses(lang: str) -> None:
+    # `import {` forty names `} from "../internal"`: past the budget whole, so only the
+    # lines naming what the focal uses stay (whole lines; the list still parses).
+    if lang == "typescript":
+        imp = "import {\n" + "".join(f"  {n},\n" for n in _NAMES) + '} from "../internal"\n\n'
+        filler = _repeat(
+            "function helper{i}(x: number): number {\n  const y = x * {i} + 1;\n"
+            "  return y - {i};\n}\n\n",
+            20,
+        )
+        focal = (
+            "export function revoke(x: number): number {\n"
+            "  return observableThing7(helper3(x));\n}\n"
+        )
+    elif lang == "python":
+        imp = "from .internal import (\n" + "".join(f"    {n},\n" for n in _NAMES) + ")\n\n\n"
+        filler = _PY_FILLER
+        focal = "def revoke(x):\n    return observableThing7(helper3(x))\n"
+    else:
+        imp = "use crate::internal::{\n" + "".join(f"    {n},\n" for n in _NAMES) + "};\n\n"
+        filler = _repeat(
+            "fn helper{i}(x: usize) -> usize {\n    let y = x * {i} + 1;\n    y - {i}\n}\n\n", 20
+        )
+        focal = "pub fn revoke(x: usize) -> usize {\n    observableThing7(helper3(x))\n}\n"
+    code = imp + filler + focal
+    assert clean_parse(lang, code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim({"typescript": "ts"}.get(lang, lang), code, "revoke", 0.12)
+    assert focal in out, out
+    assert "observableThing7," in out, out
+    assert "observableThing30," not in out, out
+    assert clean_parse(lang, out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_used_statement_keeps_its_definition_not_its_long_comment() -> None:
+    # `let globalHydrated = false` under a long comment: the focal needs the name, not
+    # the prose, so the statement stays without its comment when the whole does not fit.
+    comment = "".join(
+        f"// Note {i}: hydration is tracked once per page load here.\n" for i in range(30)
+    )
+    filler = _repeat(
+        "function helper{i}(x) {\n  const y = x * {i} + 1;\n  return y - {i};\n}\n\n", 12
+    )
+    focal = "export function useHydrated() {\n  return helper3(globalHydrated);\n}\n"
+    code = f"{comment}let globalHydrated = false\n\n{filler}{focal}"
+    out, after, budget = _trim("js", code, "useHydrated", 0.2)
+    assert focal in out, out
+    assert "let globalHydrated = false\n" in out, out
+    assert "Note 20" not in out, out
+    assert clean_parse("javascript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_wildcard_import_of_another_module_block_is_not_forced() -> None:
+    # `mod tests { use super::*; … }` blocks: their wildcard imports bring names into
+    # their own module, not the focal function's, so they do not drag the blocks open.
+    mods = _repeat(
+        "#[cfg(test)]\nmod tests_{i} {\n    use super::*;\n\n    #[test]\n"
+        "    fn check_{i}() {\n        assert_eq!(helper{i}(1), {i} + 1);\n    }\n}\n\n",
+        10,
+    )
+    helpers = _repeat(
+        "fn helper{i}(x: usize) -> usize {\n    let y = x * {i} + 1;\n    y - {i}\n}\n\n", 10
+    )
+    focal = "pub fn decode(code: usize) -> usize {\n    helper3(code) + 1\n}\n"
+    code = helpers + focal + "\n" + mods
+    assert clean_parse("rust", code.encode()) is not None, "fixture must parse"
+    out, after, budget = _trim("rust", code, "decode", 0.1)
+    assert focal in out, out
+    assert out.count("use super::*;") < 2, out
+    assert clean_parse("rust", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_one_definition_keeps_an_overloaded_name_defined() -> None:
+    # `@t.overload` stubs before the implementation: one definition keeps `command`
+    # defined (the last: it is the one Python binds); the stubs are not all forced in.
+    stubs = _repeat(
+        "@t.overload\ndef command(\n    name: t.Optional[str] = None,\n"
+        "    cls: t.Type[Command{i}] = ...,\n    **attrs: t.Any,\n"
+        ") -> t.Callable[..., Command{i}]:\n    ...\n\n\n",
+        6,
+    )
+    impl = (
+        "def command(name=None, cls=None, **attrs):\n"
+        + "".join(f"    attrs.setdefault('k{k}', {k})  # option {k}\n" for k in range(10))
+        + "    return make(name, cls, attrs)\n\n\n"
+    )
+    focal = "def help_option(*decls):\n    return command(*decls, is_flag=True)\n"
+    code = "import typing as t\n\n\n" + stubs + impl + _PY_FILLER + focal
+    out, after, budget = _trim("python", code, "help_option", 0.08)
+    assert focal in out, out
+    assert "def command(name=None, cls=None, **attrs):\n" in out, out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_focal_that_nearly_fills_the_budget_sheds_elision_lines() -> None:
+    # The focal method takes 80 % of the budget: the class around it stays (it must, to
+    # parse), and the elision lines of dropped members give way rather than the budget.
+    members = _repeat(
+        "    /** Member {i}. */\n    public int value{i}(int x) {\n"
+        "        int y = x * {i};\n        return y + {i};\n    }\n\n",
+        6,
+    )
+    focal = (
+        "    @Override\n    public String toString() {\n"
+        "        StringBuilder sb = new StringBuilder();\n"
+        + "".join(f'        sb.append("part {k}").append(value{k}(1));\n' for k in range(2))
+        + "        return sb.toString();\n    }\n"
+    )
+    code = (
+        "package jdk.jshell;\n\nimport java.util.List;\nimport java.util.Map;\n\n"
+        "public class MethodSnippet extends DeclarationSnippet {\n\n"
+        f"    private final int field0 = 0;\n\n{members}{focal}\n"
+        f"{members.replace('value', 'other')}}}\n"
+    )
+    assert clean_parse("java", code.encode()) is not None, "fixture must parse"
+    focal_tokens = ctxpress.count_tokens(focal)
+    code_tokens = ctxpress.count_tokens([{"role": "user", "content": code}])
+    out, after, budget = _trim("java", code, "toString", focal_tokens / 0.8 / code_tokens)
+    assert focal in out, out
+    assert "public class MethodSnippet extends DeclarationSnippet {\n" in out, out
+    assert clean_parse("java", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

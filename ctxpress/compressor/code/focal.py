@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
+_NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
 
 
 def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
@@ -262,21 +263,40 @@ def predicted(
 def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
     """Module-level definitions of the names the focal units use directly.
 
-    The flag says the body must stay: a function that binds the name with ``global``
-    defines it only in its body.
+    Stubs (``@overload``, abstract) give way to a real definition of the same name, and
+    of several functions or classes by one name (``#ifdef`` / ``#[cfg]`` variants) the
+    last will do; imports and assignments all stay (an import's words are not all names
+    it binds). The flag says the body must stay: a function that binds the name with
+    ``global`` defines it only in its body.
     """
     enclosing = {p for f in focal for p in ancestors(f)}
     out: dict[Unit, bool] = {}
     if focal:
-        # names a wildcard import brings in cannot be traced: keep those imports
+        # names a wildcard import brings in cannot be traced: keep those imports in
+        # scope of the focal code (Python: the module; elsewhere not in another `mod` or
+        # namespace), but not `import * as ns`, which is traced by `ns`
+        scope = {outline.root, *enclosing}
         for u in outline.units:
-            if u.kind == "import" and u.owner is None and "*" in outline.lines[u.last]:
+            if (
+                u.kind == "import"
+                and u.owner is None
+                and (outline.spec.python or u.parent in scope)
+                and "*" in outline.lines[u.last]
+                and not _NAMESPACE_IMPORT.search(outline.lines[u.last])
+            ):
                 out[u] = False
     for f in focal:
         bare, _, _ = refs(outline, f)
         for w in sorted(bare):
-            for u in outline.top.get(w, ()):
-                # a named block (`const table = { … }`) stays too, collapsed
-                if u is not f and u not in enclosing and (u.kind != "block" or u.collapsible):
-                    out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
+            # a named block (`const table = { … }`) stays too, collapsed
+            cands = [
+                u
+                for u in outline.top.get(w, ())
+                if u is not f and u not in enclosing and (u.kind != "block" or u.collapsible)
+            ]
+            real = [u for u in cands if not u.abstract] or cands
+            if len(real) > 1 and all(u.kind in ("func", "class") and w in u.defs for u in real):
+                real = real[-1:]  # variants of one definition (`#ifdef`, `#[cfg]`): one will do
+            for u in real:
+                out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
     return list(out.items())

@@ -231,6 +231,10 @@ def _suffix(lines: list[str], row: int, col: int) -> str:
     return line[col:] if line.isascii() else line.encode()[col:].decode("utf-8", "replace")
 
 
+# Brackets a collapsible value opens and closes, and the fields leading to one.
+_CLOSE = {"{": "}", "[": "]", "(": ")"}
+_VALUE_FIELDS = frozenset({"right", "value", "arguments", "declarator", "declaration"})
+
 # Go: the import whose leading comment is the cgo preamble (C code, not documentation).
 _CGO_IMPORT = re.compile(r'import\s+"C"\s*$')
 
@@ -378,6 +382,11 @@ class _Builder:
             return
         if _prefix(lines, close_row, body.end_point[1] - 1).strip():
             return
+        self.brace_indent(unit, open_row, close_row)
+
+    def brace_indent(self, unit: Unit, open_row: int, close_row: int) -> None:
+        """Collapse ``unit`` between the two rows; the elision takes the body's indentation."""
+        lines = self.lines
         inner = next((lines[r] for r in range(open_row + 1, close_row) if lines[r].strip()), None)
         if inner is not None:
             indent = indent_of(inner)
@@ -385,6 +394,41 @@ class _Builder:
             step = "\t" if self.lang == "go" or lines[open_row].startswith("\t") else "    "
             indent = indent_of(lines[unit.start]) + step
         unit.head_end, unit.close, unit.indent = open_row, close_row, indent
+
+    def value_body(self, unit: Unit, node: Any) -> None:
+        """Make a statement collapsible around the bracketed value it assigns or passes
+        (``X = {`` … ``}``, ``var t = map[K]V{`` … ``}``, ``setup(`` … ``)``) when the brackets
+        end and start their lines: the head still defines the statement's names, and one
+        elision inside brackets parses wherever a value does."""
+        lines, todo = self.lines, [node]
+        for _ in range(6):
+            nxt = []
+            for n in todo:
+                kids = n.children
+                if len(kids) > 1 and _CLOSE.get(kids[0].type) == kids[-1].type:
+                    a, b = kids[0], kids[-1]
+                    open_row, close_row = a.start_point[0], b.start_point[0]
+                    after = _suffix(lines, open_row, a.end_point[1]).strip()
+                    if (
+                        unit.start <= open_row
+                        and close_row > open_row + 1
+                        and close_row <= unit.last
+                        and (not after or after.startswith(("//", "/*", "#")))
+                        and not _prefix(lines, close_row, b.start_point[1]).strip()
+                    ):
+                        head = _WORD.findall("\n".join(lines[unit.start : open_row + 1]))
+                        if not set(unit.defs) - set(head):
+                            self.brace_indent(unit, open_row, close_row)
+                        return
+                for i, c in enumerate(kids):
+                    fname = n.field_name_for_child(i)
+                    if fname in _VALUE_FIELDS or (
+                        fname is None and c.is_named and n.named_child_count == 1
+                    ):
+                        nxt.append(c)
+                    elif fname == "body" and n.type == "composite_literal":
+                        nxt.append(c)  # Go: `T{` … `}`
+            todo = nxt
 
     def python_body(self, unit: Unit, core: Any, body: Any) -> None:
         colon_row = -1
@@ -550,7 +594,7 @@ class _Builder:
             head = "\n".join(
                 lines[unit.start : (unit.head_end if unit.collapsible else unit.start) + 1]
             )
-            unit.abstract = bool(re.search(r"abstract|@overload|@typing\.overload", head))
+            unit.abstract = bool(re.search(r"abstract|@(?:\w+\.)?overload\b", head))
             unit.header_words = frozenset(_WORD.findall(head))
             unit.empty = self.empty_body(unit)
             if spec.python and unit.owner and unit.collapsible:
@@ -658,6 +702,8 @@ class _Builder:
             ):
                 unit.kind = "class"
                 unit.scope = unit.defs[0] if unit.defs else None
+        if unit.kind == "stmt" and not unit.collapsible and unit.last - unit.start > 1:
+            self.value_body(unit, node)
         return unit
 
     def members(self, nodes: list[Any], parent: Unit, owner: str | None) -> tuple[list[Unit], bool]:

@@ -16,6 +16,7 @@ references are in ``outline``, the choice of focal units in ``focal``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,7 @@ from ctxpress.compressor.code.outline import (
 from ctxpress.compressor.code.usage import rescored
 
 DROP, SIG, PART, OPEN, FULL = 0, 1, 2, 3, 4
+_WORDS = re.compile(r"[A-Za-z_$][\w$]*")
 # A focal definition verbatim without its leading comment (a doc comment that would take
 # the budget); ranks above ``FULL`` so no later step brings the comment back.
 BARE = 5
@@ -227,8 +229,14 @@ def _focal_mode(u: Unit, budget: int, costs: _Costs) -> int:
 
 
 def render(
-    outline: Outline, mode: dict[Unit, int], partial: dict[Unit, list[str]] | None = None
+    outline: Outline,
+    mode: dict[Unit, int],
+    partial: dict[Unit, list[str]] | None = None,
+    terse: bool = False,
 ) -> str:
+    """The kept lines; ``terse`` leaves out the elision lines of dropped runs that
+    nothing needs (all but a Python suite's only content): the last resort of a budget
+    the kept units alone overrun."""
     lines, python, comment_rows = outline.lines, outline.spec.python, outline.comment_rows
     marker_text = "..." if python else "// …"
     out: list[str] = []
@@ -267,13 +275,19 @@ def render(
             cur = u.start
             dropped_run = False
             suite = -1
+            # suites whose elisions may go: not Python's, unless another member stays
+            quiet = (
+                {c.suite for c in u.children or () if mode.get(c, DROP) != DROP}
+                if python
+                else {c.suite for c in u.children or ()}
+            )
             for c in u.children or ():
                 if structural(cur, c.first - 1) or c.suite != suite:
                     dropped_run = False
                 suite = c.suite
                 cur = c.last + 1
                 if mode.get(c, DROP) == DROP:
-                    if not dropped_run:
+                    if not dropped_run and not (terse and c.suite in quiet):
                         out.append(indent_of(lines[c.start]) + marker_text)
                         dropped_run = True
                     continue
@@ -404,6 +418,32 @@ def partial_body(outline: Outline, u: Unit, wanted: frozenset[str]) -> list[str]
     return out
 
 
+def _balanced(line: str) -> bool:
+    return sum(line.count(c) for c in "([{") == sum(line.count(c) for c in ")]}")
+
+
+def required_parts(outline: Outline, focal: list[Unit]) -> dict[Unit, list[str]]:
+    """``PART`` renderings of the module-level definitions the focal code uses: without
+    their leading comments, and an import list cut to its lines that name what is used
+    (whole bracket-balanced lines, so the list still parses)."""
+    used: set[str] = set()
+    for f in focal:
+        used.update(refs(outline, f)[0])
+    lines, out = outline.lines, {}
+    for u, _ in required(outline, focal):
+        if u.children is not None:
+            continue
+        rows = list(range(u.start, u.last + 1))
+        if u.kind == "import" and u.last > u.start + 1:
+            wanted = used.intersection(u.defs)
+            keep = [r for r in rows[1:-1] if wanted.intersection(_WORDS.findall(lines[r]))]
+            if all(_balanced(lines[r]) for r in keep):
+                rows = [u.start, *keep, u.last]
+        if len(rows) < u.last - u.first + 1:
+            out[u] = [lines[r] for r in rows]
+    return out
+
+
 def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[Unit, list[str]]:
     """``PART`` renderings of the methods that define attributes of the focal classes.
 
@@ -522,16 +562,21 @@ def plan_modes(
     """Modes for every unit: focal bodies always, then ``steps`` while they fit."""
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
-        mode = _focal_mode(u, budget, costs)
-        plan.try_mode(u, mode, budget, force=True)
-        if mode == OPEN:  # a map of the class first; the steps add bodies by relevance
+        plan.try_mode(u, _focal_mode(u, budget, costs), budget, force=True)
+    # Every module-level name a focal body uses stays defined: a statement whole where
+    # it fits, else (as a function or class always) the least that still defines it.
+    for u, body in required(outline, focal):
+        if u.kind not in ("func", "class") and plan.try_mode(u, FULL, budget):
+            continue
+        for m in (SIG, PART, FULL):
+            if (m != SIG or not body) and plan.try_mode(u, m, budget, force=True):
+                break
+    # A focal class too long to keep whole: a map of its members first, bodies by the steps.
+    for u in focal:
+        if plan.mode.get(u) == OPEN:
             for c in u.children or ():
                 if c.kind in ("func", "class") and c.collapsible:
                     plan.try_mode(c, SIG, budget)
-    # Every module-level name a focal body uses stays defined (a signature is enough).
-    for u, body in required(outline, focal):
-        if not plan.try_mode(u, SIG if u.collapsible and not body else FULL, budget, force=True):
-            plan.try_mode(u, FULL, budget, force=True)
     for u, mode in steps:
         if plan.total >= budget:
             break
@@ -563,13 +608,14 @@ def trim_outline(
     # Who calls a function the prose names (or reads a constant it names) is context too:
     # a few nearest users, without what they use in turn.
     named = {s: d for s, d in seeds.items() if (d == 0.0 or s.kind == "stmt") and not s.empty}
-    for s, found in users(outline, list(named)).items():
-        for u in sorted(found, key=lambda u: abs(u.order - s.order))[:_USERS_MAX]:
+    for s, callers in users(outline, list(named)).items():
+        for u in sorted(callers, key=lambda u: abs(u.order - s.order))[:_USERS_MAX]:
             if named[s] + _USER_COST < dist.get(u, 99.0):
                 dist[u] = named[s] + _USER_COST
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial)
+    partial |= required_parts(outline, focal)
     target = budget
     code = ""
     modes: dict[Unit, int] = {}
@@ -583,6 +629,29 @@ def trim_outline(
         target -= tokens - budget + max(2, budget // 50)
         if target <= 0:
             break
+    if tokens > budget:
+        # Still over (estimates drift on small budgets): the longest run of upgrades, in
+        # order of relevance, that fits when counted. Each one only adds lines, so the
+        # count grows with the run: a binary search. If the focal code and what it uses
+        # overrun the budget alone, they stand without the elision lines nothing needs.
+        def attempt(k: int, terse: bool = False) -> tuple[dict[Unit, int], str, int]:
+            m = plan_modes(outline, focal, steps[:k], budget, costs, partial)
+            text = render(outline, m, partial, terse)
+            return m, text, count(text)
+
+        lo, hi = 0, len(steps)
+        found = attempt(0)
+        if found[2] > budget:
+            found = attempt(0, terse=True)
+        else:
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                trial = attempt(mid)
+                if trial[2] <= budget:
+                    lo, found = mid, trial
+                else:
+                    hi = mid - 1
+        modes, code, tokens = found
     kept = sum(1 for u in outline.units if modes.get(u) == FULL)
     collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
