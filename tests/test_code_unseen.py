@@ -473,3 +473,20 @@ def test_report_showing_the_source_line_finds_it_in_an_excerpt() -> None:
     assert target in out, out
     assert clean_parse("rust", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+def test_file_name_words_do_not_pull_a_definition_out_of_the_map() -> None:
+    # "Here is `filter.js`", no focal: `filter` is named by the file, not by the prose;
+    # weighed as a hint it went whole or nothing (its doc comment over the budget) and
+    # the map lost its one signature.
+    doc = "/**\n" + "".join(f" * Example {k}: _.filter(users, 'active');\n" for k in range(40))
+    code = (
+        "import baseFilter from './_baseFilter.js';\nimport isArray from './isArray.js';\n\n"
+        f"{doc} */\nfunction filter(collection, predicate) {{\n"
+        "  var func = isArray(collection) ? baseFilter : baseFilter;\n"
+        "  return func(collection, predicate);\n}\n\nexport default filter;\n"
+    )
+    out, after, budget = _send("Here is `filter.js`:\n```js\n", code, "Summarize this file.", 0.5)
+    assert "function filter(collection, predicate) {" in out, out
+    assert clean_parse("javascript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

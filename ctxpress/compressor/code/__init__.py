@@ -73,7 +73,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     qualified.update(_QUALIFIED.findall(scan))
     for _, b in qualified:
         strong.add(b)
-    weak = set(_WORD.findall(prose)) - strong
+    weak = set(_WORD.findall(scan)) - strong
     return Focus(frozenset(strong), frozenset(weak), frozenset(qualified)), refs
 
 
