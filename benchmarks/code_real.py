@@ -642,7 +642,7 @@ def run_file(
                 continue
             post = f"Implement `{name}`."
             todo = Prompt("todo", scode, head, post, case, sfocal, sdoc, callees)
-            todo.focal_sig = lines[_name_row(lang, fn)]
+            todo.focal_sig = scode.split("\n")[_name_row(lang, fn)]
             run_case(lang, todo, rows["todo"], fails)
     if "map" in rows:
         lines = code.split("\n")
