@@ -7,8 +7,21 @@ functions, each through ``ctxpress.compress`` at f = 0.10 / 0.25 / 0.50 of the c
 Checked: output parses, focal definition byte-identical, tokens_after <= budget, no
 exception / fail-open; at f = 0.5, in-file direct callees kept when they fit (0.8 f code).
 
+Four prompt kinds over the same files, one table each (``--kinds``):
+``why``   "Why does `name` return the wrong value?";
+``trace`` an error report in the language's own format (Python traceback / mypy, Node and
+          browser stacks, tsc, go build / panic, rustc / panic, gcc / ASan / MSVC, Java
+          stack / javac) pointing by file:line at a statement inside the focal function,
+          the function not named in the prose (frames name it where the format does);
+``todo``  the focal body replaced by the language's TODO stub, "Implement `name`.": the
+          stub kept (``f-sig``: its signature line), and the definitions the real body
+          called kept at f = 0.5 where they fit (``c-sig``: their signature lines);
+``map``   "Summarize this file." (no focal): parses, within budget, and the share of
+          top-level definitions whose signature line survives (``sigs``; ``s|fits``
+          where all of them fit in 0.8 f; ``sigs+m`` with their direct members).
+
     .venv/bin/python benchmarks/code_real.py --fetch      # once: npm pack + apt-get download
-    .venv/bin/python benchmarks/code_real.py [--per-lang 70] [--langs go,rust]
+    .venv/bin/python benchmarks/code_real.py [--per-lang 70] [--langs go,rust] [--kinds map]
 
 Setup: ``npm``, ``apt-get`` + ``dpkg``, and a JDK with lib/src.zip (else Java is BeanShell only).
 """
@@ -25,6 +38,7 @@ import tarfile
 import time
 import zipfile
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -228,72 +242,426 @@ def focals(lang: str, tree: Any, per_file: int = 2) -> list[tuple[str, Any, set[
     return [(c[2], c[3], c[4], byname) for c in pick]
 
 
+DEFS = {  # top-level definitions a map of the file shows (``map`` prompts)
+    "python": {"function_definition", "class_definition"},
+    "go": {"function_declaration", "method_declaration", "type_spec"},
+    "rust": {"function_item", "struct_item", "enum_item", "union_item", "trait_item",
+             "impl_item", "type_item", "macro_definition"},
+    "c": {"function_definition", "type_definition", "struct_specifier", "union_specifier",
+          "enum_specifier"},
+    "java": {"class_declaration", "interface_declaration", "enum_declaration",
+             "record_declaration", "annotation_type_declaration"},
+}  # fmt: skip
+DEFS["cpp"] = DEFS["c"] | {"class_specifier"}
+for _l in JS:
+    DEFS[_l] = set(_JSF) | {"class_declaration", "abstract_class_declaration",
+                            "lexical_declaration", "interface_declaration",
+                            "type_alias_declaration", "enum_declaration"}  # fmt: skip
+# Nodes a map looks through: wrappers, namespaces, include guards, `type (...)` groups.
+THROUGH = {"decorated_definition", "export_statement", "template_declaration", "declaration_list",
+           "namespace_definition", "linkage_specification", "preproc_ifdef", "preproc_if",
+           "preproc_else", "preproc_elif", "type_declaration", "ambient_declaration",
+           "expression_statement", "internal_module", "statement_block", "mod_item"}  # fmt: skip
+BODIES = {"block", "class_body", "declaration_list", "field_declaration_list", "interface_body"}
+KINDS = {
+    "why": "Why does `name` return the wrong value?",
+    "trace": "an error trace points at a line of the focal function (file:line)",
+    "todo": "Implement `name`. (its body a TODO stub)",
+    "map": "Summarize this file. (no focal: a map)",
+}
+EXTRA = {  # kind -> extra columns (summary key, header, width, format)
+    "todo": [("focal_sig_share", "f-sig", 7, ".3f"), ("callee_sig_f05", "c-sig", 7, ".3f")],
+    "map": [("sigs_share", "sigs", 7, ".3f"), ("sigs_share_fits", "s|fits", 8, ".3f"),
+            ("members_share", "sigs+m", 8, ".3f")],
+}  # fmt: skip
+STUB = {  # the body of a function still to be written
+    "python": "# TODO: implement\n{i}raise NotImplementedError",
+    "javascript": "{{\n{i}// TODO\n{o}}}",
+    "typescript": "{{\n{i}throw new Error('Not implemented'); // TODO\n{o}}}",
+    "tsx": "{{\n{i}/* TODO */\n{o}}}",
+    "go": '{{\n{i}panic("TODO: implement")\n{o}}}',
+    "rust": "{{\n{i}todo!()\n{o}}}",
+    "c": "{{\n{i}/* TODO */\n{o}}}",
+    "cpp": "{{\n{i}// TODO: implement\n{o}}}",
+    "java": '{{\n{i}throw new UnsupportedOperationException("TODO");\n{o}}}',
+}
+
+
 def _text(src: bytes, node: Any, end: Any = None) -> str:
     return src[node.start_byte : (end or node).end_byte].decode("utf-8", "replace")
 
 
-def run_file(lang: str, path: str, row: dict, fails: list[dict]) -> None:
+def _lead(node: Any) -> Any:
+    """The first of the comments right above ``node`` (its documentation), else ``node``."""
+    lead = node
+    while (p := lead.prev_sibling) is not None and "comment" in p.type:
+        if p.end_point[0] < lead.start_point[0] - 1:
+            break
+        lead = p
+    return lead
+
+
+def _name_row(lang: str, node: Any) -> int:
+    """Row of the line that names a definition (its signature line)."""
+    if node.type == "lexical_declaration":
+        node = node.named_children[0] if node.named_children else node
+    elif node.type in ("type_definition", "function_definition") or node.type in FUNC[lang]:
+        d = node.child_by_field_name("declarator")
+        while d is not None and d.child_by_field_name("declarator") is not None:
+            d = d.child_by_field_name("declarator")
+        if d is not None:
+            return int(d.start_point[0])
+    c = node.child_by_field_name("name") or node.child_by_field_name("type")
+    return int((c or node).start_point[0])
+
+
+def definitions(lang: str, tree: Any) -> tuple[list[int], list[int]]:
+    """Signature rows of the file's top-level definitions, and of their direct members."""
+    top: list[int] = []
+    members: list[int] = []
+    stack = list(reversed(tree.root_node.named_children))
+    while stack:
+        n = stack.pop()
+        if n.type in DEFS[lang] and (n.type != "lexical_declaration" or _arrow_decl(n)):
+            top.append(_name_row(lang, n))
+            body = n.child_by_field_name("body")
+            body = body if body is not None and body.type in BODIES else None
+            for m in body.named_children if body is not None else ():
+                core = m.named_children[-1] if m.type in THROUGH and m.named_children else m
+                if core.type in DEFS[lang] or core.type in FUNC[lang]:
+                    members.append(_name_row(lang, core))
+        elif n.type in THROUGH:
+            body = n.child_by_field_name("body")
+            inner = body.named_children if body is not None else n.named_children
+            stack.extend(reversed(inner))
+    return top, members
+
+
+def _arrow_decl(n: Any) -> bool:
+    """`const f = () => …` / `= function …`: a function in a variable."""
+    v = n.named_children[0].child_by_field_name("value") if n.named_children else None
+    return v is not None and v.type in ARROW
+
+
+def _body(lang: str, fn: Any) -> Any:
+    """The body node of a function (for JS arrows in `const f = …`: the arrow's)."""
+    return fn.child_by_field_name("body")
+
+
+def _trace_row(lang: str, fn: Any) -> tuple[int, int]:
+    """(row, col) of a statement in the middle of the body: where an error would point."""
+    body = _body(lang, fn)
+    rows: dict[int, int] = {}
+    st = [body] if body is not None else []
+    while st:
+        x = st.pop()
+        t = x.type
+        doc = (
+            t == "expression_statement"
+            and x.named_children
+            and x.named_children[0].type == "string"
+        )
+        if (
+            x is not body
+            and not doc
+            and ("statement" in t or "declaration" in t or t == "let_declaration")
+        ):
+            rows.setdefault(x.start_point[0], x.start_point[1])
+        st.extend(c for c in x.named_children if "comment" not in c.type)
+    if not rows:  # a one-expression body
+        return fn.start_point[0] + 1, 4
+    row = sorted(rows)[len(rows) // 2]
+    return row, rows[row]
+
+
+def _paths(lang: str, path: str) -> tuple[str, str]:
+    """(absolute path as the error shows it, short path as the user names it)."""
+    rel = Path(path).relative_to(CACHE).as_posix()
+    kind, rest = rel.split("/", 1)
+    if kind == "npm":
+        pkg, sub = rest.split("/package/", 1)
+        name = re.sub(r"-\d[\w.]*$", "", pkg).replace("tanstack-", "@tanstack/")
+        full = f"/srv/app/node_modules/{name}/{sub}"
+    elif kind == "jdk":
+        full = "/src/" + rest.split("/", 1)[1]
+    else:
+        full = "/" + rest
+    if "/registry/" in full:  # a crate: rustc shows paths from the crate root
+        return full, full.split("/registry/", 1)[1].split("/", 1)[1]
+    return full, "/".join(full.split("/")[-2:])
+
+
+def trace_text(lang: str, k: int, path: str, code: str, name: str, fn: Any) -> str:
+    """An error report in ``lang``'s own format pointing at a line inside ``fn``."""
+    full, short = _paths(lang, path)
+    base = full.rsplit("/", 1)[-1]
+    row, col = _trace_row(lang, fn)
+    n, c, line = row + 1, col + 1, code.split("\n")[row]
+    src = line.strip()
+    if lang == "python":
+        if k:
+            return f'{short}:{n}: error: Incompatible return value type (got "int", expected "str")'
+        return (
+            "Traceback (most recent call last):\n"
+            '  File "/srv/app/main.py", line 14, in <module>\n    run()\n'
+            f'  File "{full}", line {n}, in {name}\n    {src}\nValueError: unexpected value'
+        )
+    if lang == "javascript":
+        at = f"at {name} ({full}:{n}:{c})" if not k else f"at file://{full}:{n}:{c}"
+        return (
+            "TypeError: Cannot read properties of undefined (reading 'length')\n"
+            f"    {at}\n    at ModuleJob.run (node:internal/modules/esm/module_job:195:25)"
+        )
+    if lang == "tsx" and not k:
+        return (
+            "Uncaught TypeError: Cannot read properties of undefined (reading 'map')\n"
+            f"    at {name} (http://localhost:5173/src/{short}?t=1718000000000:{n}:{c})\n"
+            "    at renderWithHooks (http://localhost:5173/node_modules/.vite/deps/"
+            "react-dom.js?v=9c4b1f2a:11548:26)"
+        )
+    if lang in JS:
+        msg = "error TS2322: Type 'string' is not assignable to type 'number'."
+        if k:
+            return f"{short}:{n}:{c} - {msg}\n\n{n} {line}\n{' ' * (len(str(n)) + c)}~~~~~~"
+        return f"{short}({n},{c}): {msg}"
+    if lang == "go":
+        if k:
+            pkg = full.split("/src/", 1)[-1].rsplit("/", 1)[0]
+            recv = fn.child_by_field_name("receiver")
+            m = (
+                re.search(r"(\*?)\s*(\w+)(?:\[[^\]]*\])?\s*\)$", _text(code.encode(), recv))
+                if recv
+                else None
+            )
+            owner = f"({m.group(1)}{m.group(2)})." if m else ""
+            return (
+                "panic: runtime error: index out of range [3] with length 3\n\n"
+                "goroutine 1 [running]:\n"
+                f"{pkg}.{owner}{name}(...)\n\t{full}:{n} +0x1d\nmain.main()\n"
+                "\t/srv/app/main.go:12 +0x25\nexit status 2"
+            )
+        msg = "cannot use nil as int value in return statement"
+        return f"# {full.rsplit('/', 2)[-2]}\n./{base}:{n}:{c}: {msg}"
+    if lang == "rust":
+        if k:
+            return (
+                f"thread 'main' panicked at {short}:{n}:{c}:\nattempt to subtract with overflow\n"
+                "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+            )
+        pad = " " * len(str(n))
+        return (
+            f"error[E0308]: mismatched types\n{pad}--> {short}:{n}:{c}\n{pad} |\n{n} | {line}\n"
+            f"{pad} | {' ' * col}^^^^ expected `usize`, found `u32`"
+        )
+    if lang in ("c", "cpp"):
+        if k and lang == "cpp":
+            win = "C:\\src\\" + short.replace("/", "\\")
+            return f"{win}({n}): error C2440: 'return': cannot convert from 'int' to 'std::string'"
+        if k:
+            return (
+                "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000014\n"
+                "READ of size 4 at 0x602000000014 thread T0\n"
+                f"    #0 0x55d4c3 in {name} {full}:{n}:{c}\n"
+                "    #1 0x55d4c4 in main /srv/app/main.c:12:5"
+            )
+        return (
+            f"{short}:{n}:{c}: error: invalid operands to binary + (have 'char *' and 'double')\n"
+            f"{n:5} | {line}\n      | {' ' * col}^"
+        )
+    assert lang == "java"
+    if k:
+        msg = "error: incompatible types: possible lossy conversion from long to int"
+        return f"{short}:{n}: {msg}\n{line}\n{' ' * col}^"
+    m = re.search(r"^package ([\w.]+);", code, re.M)
+    cls = base.removesuffix(".java")
+    where = f"{m.group(1)}.{cls}" if m else cls
+    return (
+        'Exception in thread "main" java.lang.IllegalStateException: unexpected state\n'
+        f"\tat {where}.{name}({base}:{n})\n\tat app.Main.main(Main.java:10)"
+    )
+
+
+def stub_file(lang: str, src: bytes, fn: Any, node: Any) -> tuple[str, int, int] | None:
+    """The file with ``fn``'s body replaced by a TODO stub; the byte span of ``node`` then."""
+    body = _body(lang, fn)
+    if body is None:
+        return None
+    line = src.split(b"\n")[fn.start_point[0]]
+    outer = line[: len(line) - len(line.lstrip(b" \t"))].decode()
+    step = "\t" if lang == "go" or outer.startswith("\t") else "    "
+    if lang == "python":
+        first: Any = body.named_children[0] if body.named_children else None
+        doc = first is not None and first.type == "expression_statement" and first.named_children
+        doc = doc and first.named_children[0].type == "string"
+        inner = outer + step
+        stub = STUB[lang].format(i=inner)
+        start = body.start_byte
+        if doc and first.end_point[0] < body.end_point[0]:
+            start, stub = first.end_byte, f"\n{inner}{stub}"
+        elif doc:
+            return None  # the docstring is the whole body
+    else:
+        if body.type not in ("statement_block", "block", "compound_statement", "constructor_body"):
+            outer = ""  # `=> expr`: the braces open and close on lines of their own below
+        start, stub = body.start_byte, STUB[lang].format(i=outer + step, o=outer)
+    new = src[:start] + stub.encode() + src[body.end_byte :]
+    end = node.end_byte - (body.end_byte - start) + len(stub.encode())
+    return new.decode("utf-8", "replace"), node.start_byte, end
+
+
+@dataclass
+class Prompt:
+    """One prompt shape over one file: ``code`` pasted between ``head`` and ``post``."""
+
+    kind: str
+    code: str
+    head: str
+    post: str
+    case: dict[str, Any]
+    focal: str | None = None  # must stay byte-identical
+    doc_tok: int = 0  # tokens of the focal with its leading comment
+    callees: tuple[tuple[str, str], ...] = ()  # (definition, signature line)
+    sigs: tuple[list[str], list[str]] | None = None  # top-level, member signature lines
+    focal_sig: str | None = None  # the focal's signature line
+
+
+def run_case(lang: str, p: Prompt, row: dict[str, float], fails: list[dict[str, Any]]) -> None:
+    """The prompt at each fraction of its code tokens through ``compress``; checks."""
+    code, head, post, focal, doc_tok, callees, sigs = (
+        p.code, p.head, p.post, p.focal, p.doc_tok, p.callees, p.sigs
+    )  # fmt: skip
+    code_tok = ctxpress.count_tokens(code)
+    fence = head.split("\n")[-2].removesuffix(TAGS[lang])  # head ends with ```python
+    sig_tok = sum(ctxpress.count_tokens(s) for s in sigs[0]) if sigs else 0
+    for f in FRACS:
+        empty = [{"role": "user", "content": f"{head}{fence}\n{post}"}]
+        budget = ctxpress.count_tokens(empty) + int(f * code_tok)
+        msgs = [{"role": "user", "content": f"{head}{code}{fence}\n{post}"}]
+        row["cases"] += 1
+        c = {**p.case, "kind": p.kind, "f": f}
+        fits = doc_tok <= 0.8 * f * code_tok
+        t0 = time.perf_counter()
+        try:
+            res = ctxpress.compress(msgs, budget=budget)
+        except Exception as e:
+            fails.append({**c, "problem": f"{type(e).__name__}: {e}"})
+            row["exceptions"] += 1
+            continue
+        finally:
+            row["ms"] += 1000 * (time.perf_counter() - t0)
+        text = res.messages[-1]["content"]
+        blocks = find_fences(text)
+        out = text[blocks[0].code_start : blocks[0].code_end] if blocks else text
+        ok = {
+            "parse": clean_parse(lang, out.encode()) is not None,
+            "focal": focal in out if focal else True,
+        }
+        ok["within"] = res.tokens_after <= budget
+        row["fits"] += fits
+        for k, v in ok.items():
+            row[k] += v
+            row[f"{k}_fits"] += v and fits
+        row["fail_open"] += res.fail_open
+        row["focal_sig"] += p.focal_sig is not None and p.focal_sig in out.split("\n")
+        probs = [m for bad, m in (
+            (res.fail_open, "fail-open"),
+            (not ok["parse"], "output does not parse"),
+            (fits and not ok["focal"], "focal dropped though it fits"),
+            (fits and not ok["within"], f"over budget: {res.tokens_after} > {budget}"),
+            (not (text.startswith(head) and text.endswith(f"{fence}\n{post}")), "prose changed"),
+        ) if bad]  # fmt: skip
+        notes = [n for s in res.stages for n in s.notes if "left as is" in n]
+        probs += [f"note: {n}" for n in notes[:1]]
+        if f == 0.5 and callees:
+            need = doc_tok + sum(ctxpress.count_tokens(t) for t, _ in callees)
+            if need <= 0.8 * f * code_tok:
+                row["callees"] += len(callees)
+                row["callees_kept"] += sum(t in out for t, _ in callees)
+                kept = set(out.split("\n"))
+                row["callees_sig"] += sum(sig in kept for _, sig in callees)
+        if sigs:
+            kept = set(out.split("\n"))
+            top = sum(s in kept for s in sigs[0])
+            row["sigs"] += len(sigs[0])
+            row["sigs_kept"] += top
+            row["members"] += len(sigs[0]) + len(sigs[1])
+            row["members_kept"] += top + sum(s in kept for s in sigs[1])
+            if sig_tok <= 0.8 * f * code_tok:
+                row["sigs_fits"] += len(sigs[0])
+                row["sigs_kept_fits"] += top
+            if top < len(sigs[0]) and sig_tok <= 0.8 * f * code_tok:
+                probs.append(
+                    f"map: {len(sigs[0]) - top}/{len(sigs[0])} top-level signatures dropped"
+                )
+        fails.extend({**c, "problem": p} for p in probs)
+
+
+def run_file(
+    lang: str, path: str, rows: dict[str, dict[str, float]], fails: list[dict[str, Any]]
+) -> None:
     code = Path(path).read_text(encoding="utf-8", errors="replace")
     code += "" if code.endswith("\n") else "\n"
     src = code.encode()
-    row["files"] += 1
+    for row in rows.values():
+        row["files"] += 1
     tree = clean_parse(lang, src)
     if tree is None:
         return
-    row["clean"] += 1
-    code_tok = ctxpress.count_tokens(code)
+    for row in rows.values():
+        row["clean"] += 1
     fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`{3,}", code)), default=2))
-    pre = f"Here is `{Path(path).name}`:\n"
-    for name, node, cs, byname in focals(lang, tree):
-        dtext, lead = _text(src, node), node
-        while (p := lead.prev_sibling) is not None and "comment" in p.type:  # + lead comment
-            if p.end_point[0] < lead.start_point[0] - 1:
-                break
-            lead = p
-        doc_tok = ctxpress.count_tokens(_text(src, lead, node))
-        post = f"Why does `{name}` return the wrong value?"
-        head = f"{pre}{fence}{TAGS[lang]}\n"
-        for f in FRACS:
-            empty = [{"role": "user", "content": f"{head}{fence}\n{post}"}]
-            budget = ctxpress.count_tokens(empty) + int(f * code_tok)
-            msgs = [{"role": "user", "content": f"{head}{code}{fence}\n{post}"}]
-            row["cases"] += 1
-            case = {"file": str(Path(path).relative_to(CACHE)), "focal": name, "f": f}
-            fits = doc_tok <= 0.8 * f * code_tok
-            t0 = time.perf_counter()
-            try:
-                res = ctxpress.compress(msgs, budget=budget)
-            except Exception as e:
-                fails.append({**case, "problem": f"{type(e).__name__}: {e}"})
-                row["exceptions"] += 1
+    rel = str(Path(path).relative_to(CACHE))
+    short = _paths(lang, path)[1]
+    for k, (name, node, cs, byname) in enumerate(focals(lang, tree) if set(rows) - {"map"} else ()):
+        fn = next(n for n in [node, *_walk(node)] if n.type in FUNC[lang] or n.type in ARROW)
+        dtext = _text(src, node)
+        doc_tok = ctxpress.count_tokens(_text(src, _lead(node), node))
+        lines = code.split("\n")
+        callees = tuple(
+            (_text(src, byname[c]), lines[_name_row(lang, byname[c])]) for c in sorted(cs)
+        )
+        case = {"file": rel, "focal": name}
+        head = f"Here is `{Path(path).name}`:\n{fence}{TAGS[lang]}\n"
+        if "why" in rows:
+            post = f"Why does `{name}` return the wrong value?"
+            why = Prompt("why", code, head, post, case, dtext, doc_tok, callees)
+            run_case(lang, why, rows["why"], fails)
+        if "trace" in rows:  # the second focal's file named by its path
+            named = f"Here is `{short}`:\n{fence}{TAGS[lang]}\n" if k else head
+            trace = trace_text(lang, k, path, code, name, fn)
+            post = f"I get this:\n```\n{trace}\n```\nWhat is wrong?"
+            tp = Prompt("trace", code, named, post, case, dtext, doc_tok, callees)
+            run_case(lang, tp, rows["trace"], fails)
+        if "todo" in rows and (stub := stub_file(lang, src, fn, node)) is not None:
+            scode, s0, s1 = stub
+            sfocal = scode.encode()[s0:s1].decode()
+            sdoc = ctxpress.count_tokens(scode.encode()[_lead(node).start_byte : s1].decode())
+            if clean_parse(lang, scode.encode()) is None:
+                bad = "stub does not parse (skipped)"
+                fails.append({**case, "kind": "todo", "f": None, "problem": bad})
                 continue
-            finally:
-                row["ms"] += 1000 * (time.perf_counter() - t0)
-            text = res.messages[-1]["content"]
-            blocks = find_fences(text)
-            out = text[blocks[0].code_start : blocks[0].code_end] if blocks else text
-            ok = {"parse": clean_parse(lang, out.encode()) is not None, "focal": dtext in out}
-            ok["within"] = res.tokens_after <= budget
-            row["fits"] += fits
-            for k, v in ok.items():
-                row[k] += v
-                row[f"{k}_fits"] += v and fits
-            row["fail_open"] += res.fail_open
-            probs = [m for bad, m in (
-                (res.fail_open, "fail-open"),
-                (not ok["parse"], "output does not parse"),
-                (fits and not ok["focal"], "focal dropped though it fits"),
-                (fits and not ok["within"], f"over budget: {res.tokens_after} > {budget}"),
-                (not (text.startswith(pre) and text.endswith(f"{fence}\n{post}")), "prose changed"),
-            ) if bad]  # fmt: skip
-            notes = [n for s in res.stages for n in s.notes if "left as is" in n]
-            probs += [f"note: {n}" for n in notes[:1]]
-            if f == 0.5 and cs:
-                need = doc_tok + sum(ctxpress.count_tokens(_text(src, byname[c])) for c in cs)
-                if need <= 0.8 * f * code_tok:
-                    row["callees"] += len(cs)
-                    row["callees_kept"] += sum(_text(src, byname[c]) in out for c in cs)
-            fails.extend({**case, "problem": p} for p in probs)
+            post = f"Implement `{name}`."
+            todo = Prompt("todo", scode, head, post, case, sfocal, sdoc, callees)
+            todo.focal_sig = scode.split("\n")[_name_row(lang, fn)]
+            run_case(lang, todo, rows["todo"], fails)
+    if "map" in rows:
+        lines = code.split("\n")
+        top, members = definitions(lang, tree)
+        if top:
+            head = f"Here is `{Path(path).name}`:\n{fence}{TAGS[lang]}\n"
+            sigs = ([lines[r] for r in top], [lines[r] for r in members])
+            mp = Prompt("map", code, head, "Summarize this file.", {"file": rel, "focal": None})
+            mp.sigs = sigs
+            run_case(lang, mp, rows["map"], fails)
+
+
+def _walk(node: Any) -> list[Any]:
+    out, st = [], list(node.children)
+    while st:
+        x = st.pop(0)
+        out.append(x)
+        st.extend(x.children)
+    return out
 
 
 def main() -> None:
@@ -301,47 +669,74 @@ def main() -> None:
     ap.add_argument("--fetch", action="store_true", help="download the corpus first")
     ap.add_argument("--per-lang", type=int, default=70)
     ap.add_argument("--langs", default=",".join(TAGS))
+    ap.add_argument("--kinds", default=",".join(KINDS), help="prompt kinds: " + ", ".join(KINDS))
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
     if args.fetch:
         fetch()
     picks = samples(args.per_lang)
+    kinds = [k for k in KINDS if k in args.kinds.split(",")]
     keys = "files clean cases parse focal within fits parse_fits focal_fits within_fits"
-    keys += " callees callees_kept fail_open exceptions ms"
-    summary: dict[str, Any] = {}
-    fails: list[dict] = []
+    keys += " callees callees_kept callees_sig sigs sigs_kept sigs_fits sigs_kept_fits members"
+    keys += " members_kept focal_sig fail_open exceptions ms"
+    summary: dict[str, dict[str, Any]] = {k: {} for k in kinds}
+    fails: list[dict[str, Any]] = []
     t_all = time.perf_counter()
-    print(f"{'language':11}" + "".join(f"{h:>{w}}" for _, h, w, _ in COLS))
-    for lang in args.langs.split(","):
-        if not picks.get(lang):
-            print(f"{lang:11} skipped: no corpus in {CACHE} (run with --fetch)")
-            summary[lang] = {"skipped": "no corpus"}
-            continue
-        row = dict.fromkeys(keys.split(), 0.0)
-        for path in picks[lang]:
-            run_file(lang, path, row, fails)
-        n, nf = max(1, row["cases"] - row["exceptions"]), max(1, row["fits"])
-        s = {k: int(v) for k, v in row.items() if k != "ms"}
-        s |= {
-            "clean_share": row["clean"] / max(1, row["files"]),
-            "callee_recall_f05": row["callees_kept"] / row["callees"] if row["callees"] else None,
-            "ms_per_case": row["ms"] / max(1, row["cases"]),
-        }
-        for k in ("parse", "focal", "within"):  # focal: whole definition kept byte-identical
-            s[f"{k}_share"], s[f"{k}_share_fits"] = row[k] / n, row[f"{k}_fits"] / nf
-        summary[lang] = s
-        cells = (f"{float('nan') if s[k] is None else s[k]:{w}{x}}" for k, _, w, x in COLS)
-        print(f"{lang:11}" + "".join(cells), flush=True)
+    rows = {lang: {k: dict.fromkeys(keys.split(), 0.0) for k in kinds} for lang in TAGS}
+    langs = [lang for lang in args.langs.split(",") if lang in TAGS]
+    for lang in langs:
+        for path in picks.get(lang, ()):
+            run_file(lang, path, rows[lang], fails)
+    for kind in kinds:
+        cols = COLS + EXTRA.get(kind, [])
+        print(f"\n{kind}: {KINDS[kind]}")
+        print(f"{'language':11}" + "".join(f"{h:>{w}}" for _, h, w, _ in cols))
+        for lang in langs:
+            if not picks.get(lang):
+                print(f"{lang:11} skipped: no corpus in {CACHE} (run with --fetch)")
+                summary[kind][lang] = {"skipped": "no corpus"}
+                continue
+            summary[kind][lang] = s = _summary(rows[lang][kind])
+            cells = (f"{float('nan') if s[k] is None else s[k]:{w}{x}}" for k, _, w, x in cols)
+            print(f"{lang:11}" + "".join(cells), flush=True)
     secs = time.perf_counter() - t_all
     print(f"{len(fails)} failing case checks; {secs:.0f} s")
-    for x in fails[:20]:
-        print(f"  {x['file']} {x['focal']} f={x['f']}: {x['problem']}")
-    if not any("skipped" not in v for v in summary.values()):
+    for kind in kinds:
+        mine = [x for x in fails if x.get("kind") == kind]
+        for x in mine[:8]:
+            print(f"  [{kind}] {x['file']} {x['focal']} f={x['f']}: {x['problem']}")
+        if len(mine) > 8:
+            print(f"  [{kind}] ... {len(mine) - 8} more")
+    if not any("skipped" not in v for k in kinds for v in summary[k].values()):
         print(f"no corpus found under {CACHE}: run with --fetch first")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     report = {"per_lang": args.per_lang, "fracs": FRACS, "seconds": round(secs, 1)}
-    args.out.write_text(json.dumps({**report, "summary": summary, "failures": fails}, indent=1))
+    report |= {"kinds": KINDS, "summary": summary.get("why", {})}
+    report |= {"summary_by_kind": summary, "failures": fails}
+    args.out.write_text(json.dumps(report, indent=1))
     print(f"wrote {args.out}")
+
+
+def _summary(row: dict[str, float]) -> dict[str, Any]:
+    n, nf = max(1, row["cases"] - row["exceptions"]), max(1, row["fits"])
+    s: dict[str, Any] = {k: int(v) for k, v in row.items() if k != "ms"}
+
+    def share(a: str, b: str) -> float | None:
+        return row[a] / row[b] if row[b] else None
+
+    s |= {
+        "clean_share": row["clean"] / max(1, row["files"]),
+        "callee_recall_f05": share("callees_kept", "callees"),
+        "callee_sig_f05": share("callees_sig", "callees"),
+        "sigs_share": share("sigs_kept", "sigs"),
+        "sigs_share_fits": share("sigs_kept_fits", "sigs_fits"),
+        "members_share": share("members_kept", "members"),
+        "focal_sig_share": row["focal_sig"] / n,
+        "ms_per_case": row["ms"] / max(1, row["cases"]),
+    }
+    for k in ("parse", "focal", "within"):  # focal: whole definition kept byte-identical
+        s[f"{k}_share"], s[f"{k}_share_fits"] = row[k] / n, row[f"{k}_fits"] / nf
+    return s
 
 
 if __name__ == "__main__":

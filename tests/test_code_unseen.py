@@ -536,3 +536,163 @@ def test_focal_that_nearly_fills_the_budget_sheds_elision_lines() -> None:
     assert "public class MethodSnippet extends DeclarationSnippet {\n" in out, out
     assert clean_parse("java", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+# ------------------------------------------------------- error reports and maps (file:line)
+
+
+def _send(head: str, code: str, post: str, share: float) -> tuple[str, int, int]:
+    """(first output block, tokens_after, budget): ``code`` between ``head`` and ``post``."""
+    empty = [{"role": "user", "content": f"{head}```\n{post}"}]
+    budget = ctxpress.count_tokens(empty) + int(share * ctxpress.count_tokens(code))
+    result = ctxpress.compress([{"role": "user", "content": f"{head}{code}```\n{post}"}], budget)
+    text = result.messages[0]["content"]
+    assert text.startswith(head) and text.endswith(post), text
+    fence = find_fences(text)[0]
+    return text[fence.code_start : fence.code_end], result.tokens_after, budget
+
+
+# (tag, grammar, file, code before the helpers, helper, target, code after, report); the
+# target is last (a map would fill bodies from the top) and named only where the format does.
+_REPORTS: dict[str, tuple[str, str, str, str, str, str, str, str]] = {
+    "tsc": (
+        "ts", "typescript", "src/frame.ts", "",
+        "export function helper{i}(x: number): number {\n"
+        "  const y = x * {i};\n  return y + {i};\n}\n\n",
+        "export function checksum(data: number[]): number {\n  let total = 0;\n"
+        "  for (const b of data) {\n    total = total * 31 + b;\n  }\n  return total;\n}\n",
+        "", "src/frame.ts({n},5): error TS2322: Type 'string' is not assignable to type 'number'.",
+    ),
+    "vite": (
+        "tsx", "tsx", "src/frame.tsx", "",
+        "export function Helper{i}(props: { x: number }) {\n  const y = props.x * {i};\n"
+        "  return <b>{y}</b>;\n}\n\n",
+        "export function Checksum(props: { data: number[] }) {\n  let total = 0;\n"
+        "  for (const b of props.data) {\n    total = total * 31 + b;\n  }\n"
+        "  return <span>{total}</span>;\n}\n",
+        "", "Uncaught TypeError: Cannot read properties of undefined (reading 'map')\n"
+        "    at http://localhost:5173/src/frame.tsx?t=1718000000000:{n}:5",
+    ),
+    "msvc": (
+        "cpp", "cpp", "src/frame.cpp", "#include <vector>\n\n",
+        "static int helper{i}(int x) {\n  int y = x * {i};\n  return y + {i};\n}\n\n",
+        "int checksum(const std::vector<int>& data) {\n  int total = 0;\n"
+        "  for (int b : data) {\n    total = total * 31 + b;\n  }\n  return total;\n}\n",
+        "", "C:\\work\\src\\frame.cpp({n}): error C2440: 'return': cannot convert from 'int'",
+    ),
+    "gcc": (
+        "c", "c", "frame.c", "#include <stddef.h>\n\n",
+        "static int helper{i}(int x) {\n  int y = x * {i};\n  return y + {i};\n}\n\n",
+        "int checksum(const int *data, size_t n) {\n  int total = 0;\n"
+        "  for (size_t k = 0; k < n; k++) {\n    total = total * 31 + data[k];\n  }\n"
+        "  return total;\n}\n",
+        "", "frame.c:{n}:5: error: invalid operands to binary + (have 'int' and 'double')",
+    ),
+    "go": (
+        "go", "go", "codec/frame.go", "package codec\n\n",
+        "func helper{i}(x int) int {\n\ty := x * {i}\n\treturn y + {i}\n}\n\n",
+        "func checksum(data []int) int {\n\ttotal := 0\n\tfor _, b := range data {\n"
+        "\t\ttotal = total*31 + b\n\t}\n\treturn total\n}\n",
+        "", "# example.com/codec\n./frame.go:{n}:3: cannot use nil as int value in assignment",
+    ),
+    "rustc": (
+        "rust", "rust", "src/frame.rs", "",
+        "fn helper{i}(x: i64) -> i64 {\n    let y = x * {i};\n    y + {i}\n}\n\n",
+        "fn checksum(data: &[i64]) -> i64 {\n    let mut total = 0;\n    for b in data {\n"
+        "        total = total * 31 + b;\n    }\n    total\n}\n",
+        "", "error[E0308]: mismatched types\n  --> src/frame.rs:{n}:9\n   |",
+    ),
+    "mypy": (
+        "python", "python", "frame.py", "",
+        "def helper{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n",
+        "def checksum(data):\n    total = 0\n    for b in data:\n"
+        "        total = total * 31 + b\n    return total\n",
+        "", '/srv/app/codec/frame.py:{n}: error: Unsupported operand types for * ("str" and "int")',
+    ),
+    "java": (
+        "java", "java", "Frame.java", "package com.acme.codec;\n\nclass Frame {\n",
+        "    static int helper{i}(int x) {\n"
+        "        int y = x * {i};\n        return y + {i};\n    }\n\n",
+        "    static int checksum(int[] data) {\n        int total = 0;\n"
+        "        for (int b : data) {\n"
+        "            total = total * 31 + b;\n        }\n        return total;\n    }\n",
+        "}\n", 'Exception in thread "main" java.lang.IllegalStateException: bad\n'
+        "\tat com.acme.codec.Frame.checksum(Frame.java:{n})\n\tat com.acme.Main.main(Main.java:9)",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", sorted(_REPORTS))
+def test_error_report_file_line_points_at_the_focal(fmt: str) -> None:
+    # tsc / MSVC `file(12,5)`, a dev server URL with `?t=`, a path longer or shorter than
+    # the one the prose names: the line inside `checksum` makes it focal, byte for byte.
+    # A Java frame's package path (`com.acme.codec.Frame.`) makes no class focal.
+    tag, grammar, name, pre, helper, target, end, report = _REPORTS[fmt]
+    code = pre + _repeat(helper, 16) + target + end
+    assert clean_parse(grammar, code.encode()) is not None, "fixture must parse"
+    n = next(k for k, line in enumerate(code.split("\n"), 1) if "31" in line)
+    post = f"I get this:\n```\n{report.format(n=n)}\n```\nWhat is wrong?"
+    out, after, budget = _send(f"Here is `{name}`:\n```{tag}\n", code, post, 0.3)
+    assert target in out, out
+    assert clean_parse(grammar, out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+    assert "y + 7" not in out, "not trimmed (the whole file or class kept)"
+
+
+def test_file_line_goes_to_the_block_whose_path_ends_alike() -> None:
+    # Two `util.py` blocks: `pkg_b/util.py:N` makes `pkg_b`'s function at line N focal,
+    # not `pkg_a`'s at the same line.
+    def code(tag: str) -> str:
+        body = "".join(f"    v = v * {i} + {tag}_{i}(v)\n" for i in range(6))
+        return _repeat("def helper{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n", 12) + (
+            f"def run_{tag}(v):\n{body}    return v\n"
+        )
+
+    a, b = code("a"), code("b")
+    n = next(k for k, line in enumerate(b.split("\n"), 1) if "b_3(v)" in line)
+    head = f"Here is `pkg_a/util.py`:\n```python\n{a}```\nand `pkg_b/util.py`:\n```python\n"
+    post = f"mypy says:\n```\npkg_b/util.py:{n}: error: Incompatible types in assignment\n```"
+    empty = [{"role": "user", "content": head.replace(a, "") + "```\n" + post}]
+    budget = ctxpress.count_tokens(empty) + int(0.3 * ctxpress.count_tokens(a + b))
+    result = ctxpress.compress([{"role": "user", "content": f"{head}{b}```\n{post}"}], budget)
+    text = result.messages[0]["content"]
+    out_a, out_b = (text[f.code_start : f.code_end] for f in find_fences(text)[:2])
+    assert "def run_b(v):\n" + b.split("def run_b(v):\n")[1] in out_b, out_b
+    assert "a_3(v)" not in out_a, out_a
+    assert result.tokens_after <= budget
+
+
+def test_report_showing_the_source_line_finds_it_in_an_excerpt() -> None:
+    # No file name for the block, and its lines are not the file's (an excerpt): the
+    # line rustc prints under `--> src/codec.rs:412:9` finds the row it means.
+    helpers = _repeat("fn helper{i}(x: i64) -> i64 {\n    let y = x * {i};\n    y + {i}\n}\n\n", 16)
+    target = (
+        "fn checksum(data: &[i64]) -> i64 {\n    let mut total = 0;\n    for b in data {\n"
+        "        total = total * 31 + b;\n    }\n    total\n}\n"
+    )
+    report = (
+        "error[E0308]: mismatched types\n   --> src/codec.rs:412:9\n    |\n"
+        "412 |         total = total * 31 + b;\n    |         ^^^^^ expected `i64`"
+    )
+    post = f"The compiler says:\n```\n{report}\n```\nWhat is wrong?"
+    out, after, budget = _send("Part of my code:\n```rust\n", helpers + target, post, 0.3)
+    assert target in out, out
+    assert clean_parse("rust", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_file_name_words_do_not_pull_a_definition_out_of_the_map() -> None:
+    # "Here is `filter.js`", no focal: `filter` is named by the file, not by the prose;
+    # weighed as a hint it went whole or nothing (its doc comment over the budget) and
+    # the map lost its one signature.
+    doc = "/**\n" + "".join(f" * Example {k}: _.filter(users, 'active');\n" for k in range(40))
+    code = (
+        "import baseFilter from './_baseFilter.js';\nimport isArray from './isArray.js';\n\n"
+        f"{doc} */\nfunction filter(collection, predicate) {{\n"
+        "  var func = isArray(collection) ? baseFilter : baseFilter;\n"
+        "  return func(collection, predicate);\n}\n\nexport default filter;\n"
+    )
+    out, after, budget = _send("Here is `filter.js`:\n```js\n", code, "Summarize this file.", 0.5)
+    assert "function filter(collection, predicate) {" in out, out
+    assert clean_parse("javascript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

@@ -198,6 +198,13 @@ _FALLBACK = {
     "tsx": ("typescript",),
 }
 
+
+def related(name: str, other: str | None) -> bool:
+    """Whether code in ``name`` may come from a file of language ``other`` (C in a ``.h``
+    read as C++, TypeScript in a ``.js``...)."""
+    return other is not None and (name == other or name in _FALLBACK.get(other, ()))
+
+
 _lock = threading.Lock()
 
 
