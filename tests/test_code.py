@@ -700,3 +700,29 @@ def test_callers_of_the_focal_and_users_of_a_named_constant_are_kept() -> None:
     out = _block(result.messages)[1]
     assert "def caller():\n    return func_3(1)" in out
     assert func(3, False).strip() in out
+
+
+def test_a_map_lists_definitions_before_imports_and_constants() -> None:
+    imports = "".join(f"from package.module_{i} import name_{i}\n" for i in range(40))
+    consts = "".join(f"SETTING_{i} = {i}\n" for i in range(30))
+    code = imports + "\n\n" + consts + "\n\n" + "".join(_filler(i, "python") for i in range(12))
+    messages = _ask(code, "python", "Summarize this file.")
+    budget = _budget(messages, code, 0.15)
+    result = ctxpress.compress(messages, budget=budget)
+    out = _block(result.messages)[1]
+    assert result.tokens_after <= budget
+    assert all(f"def unrelated_{i}(n):" in out for i in range(12)), out
+    assert "from package.module_39 import name_39" not in out
+
+
+def test_a_short_todo_stub_is_kept_as_written() -> None:
+    # most of the little budget, but collapsing the stub would save next to nothing
+    stub = "void\nreport_error (const char *string, int code, int flags)\n{\n  /* TODO */\n}\n"
+    code = "#include <stdio.h>\n\n" + "".join(_filler(i, "c") for i in range(2)) + stub
+    messages = _ask(code, "c", "Implement `report_error`.")
+    budget = _budget(messages, code, 0.06)
+    result = ctxpress.compress(messages, budget=budget)
+    out = _block(result.messages)[1]
+    assert stub in out
+    assert result.tokens_after <= budget
+    assert clean_parse("c", out.encode()) is not None

@@ -220,7 +220,7 @@ def _focal_mode(u: Unit, budget: int, costs: _Costs) -> int:
     full = costs.full(u)
     if u.children is not None and full > budget:
         return OPEN  # a focal class too long to keep whole: its header, members by relevance
-    if u.empty and u.collapsible and full > _FOCAL_DOC_SHARE * budget:
+    if u.empty and u.collapsible and full - costs.sig(u) > _FOCAL_DOC_SHARE * budget:
         return SIG
     if u.first >= u.start:
         return FULL
@@ -539,13 +539,14 @@ def _steps(
         return (0 if u.owner in focal_owners else 1, depth, near)
 
     rest = sorted((u for u in outline.units if u not in reached), key=key)
+    # a map: the signatures of definitions, short statements, then imports
     for u in rest:
         if u.kind in ("func", "class") and u.collapsible:
             steps.append((u, SIG))
         elif u.kind in ("class", "block") and u.children is not None:
             steps.append((u, OPEN))
-        elif u.kind == "import" or u.last - u.start < 3:
-            steps.append((u, FULL))
+    steps.extend((u, FULL) for u in rest if u.kind != "import" and u.last - u.start < 3)
+    steps.extend((u, FULL) for u in rest if u.kind == "import")
     for u in rest:
         steps.append((u, FULL))
     return steps
