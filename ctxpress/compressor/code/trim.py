@@ -585,8 +585,9 @@ def plan_modes(
     return plan.mode
 
 
-# Distance from a named definition to a unit that uses it (a callee is 1).
-_USER_COST = 2.5
+# Distance from a named definition to a unit that uses it: a callee is 1, a member call
+# through an untyped receiver 3; a caller is context after both.
+_USER_COST = 3.5
 # Users of one definition seeded, at most (the nearest): examples, not a call graph.
 _USERS_MAX = 4
 
