@@ -726,3 +726,38 @@ def test_a_short_todo_stub_is_kept_as_written() -> None:
     assert stub in out
     assert result.tokens_after <= budget
     assert clean_parse("c", out.encode()) is not None
+
+
+def test_minified_code_is_left_as_is_with_a_note() -> None:
+    code = "".join(f"function f{i}(a,b){{return a+b*{i}}}" for i in range(3000))
+    code += "function target(x){return f3(x,1)}\n"
+    messages = _ask(code, "js", "Why does `target` fail?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
+    assert _block(result.messages)[1] == code
+    assert not result.fail_open
+    notes = [n for s in result.stages if s.name == "code" for n in s.notes]
+    assert any("minified" in n for n in notes), notes
+
+
+@pytest.mark.parametrize("lang", ["rust", "cpp"])
+def test_nesting_too_deep_to_outline_leaves_the_block_and_the_stage_working(lang: str) -> None:
+    opener = "mod m{i} {{\n" if lang == "rust" else "namespace n{i} {{\n"
+    deep = "".join(opener.format(i=i) for i in range(600)) + "}\n" * 600
+    other = "".join(_filler(i, lang) for i in range(10))
+    messages = [
+        {
+            "role": "user",
+            "content": f"First:\n```{lang}\n{deep}```\nSecond:\n```{lang}\n{other}```",
+        },
+        {"role": "user", "content": "Why is `unrelated_4` slow?"},
+    ]
+    budget = ctxpress.count_tokens(messages) - int(0.6 * ctxpress.count_tokens(other))
+    result = ctxpress.compress(messages, budget=budget)
+    assert not result.fail_open
+    text = result.messages[0]["content"]
+    first, second = find_fences(text)
+    assert text[first.code_start : first.code_end] == deep
+    out = text[second.code_start : second.code_end]
+    assert len(out) < len(other) and clean_parse(lang, out.encode()) is not None
+    notes = [n for s in result.stages if s.name == "code" for n in s.notes]
+    assert any("nested too deeply" in n for n in notes), notes

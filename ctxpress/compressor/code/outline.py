@@ -713,6 +713,7 @@ class _Builder:
         pending: list[Any] = []
         floating: list[Any] = []
         clean = True
+        last_row = -1  # the last row of the group being built
         for node in nodes:
             if not node.is_named:
                 if (
@@ -721,19 +722,21 @@ class _Builder:
                     and node.start_point[0] <= end_row(groups[-1][0][-1])
                 ):
                     groups[-1][0].append(node)
+                    last_row = max(last_row, end_row(node))
                 continue
             if node.type in spec.structural:
                 continue
             srow = node.start_point[0]
-            last_row = max(end_row(n) for n in groups[-1][0]) if groups else -1
             if node.type in spec.comments or node.type in spec.attributes:
                 if groups and srow <= last_row and not pending:
                     groups[-1][0].append(node)
+                    last_row = max(last_row, end_row(node))
                 else:
                     pending.append(node)
                 continue
             if groups and srow <= last_row and not pending:
                 groups[-1][0].append(node)
+                last_row = max(last_row, end_row(node))
                 continue
             lead: list[Any] = []
             expect = srow
@@ -751,6 +754,7 @@ class _Builder:
                 groups.append((lead, []))
                 lead = []
             groups.append(([node], lead))
+            last_row = end_row(node)
         floating.extend(pending)
         for c in floating:
             srow, erow = c.start_point[0], end_row(c)
