@@ -761,3 +761,12 @@ def test_nesting_too_deep_to_outline_leaves_the_block_and_the_stage_working(lang
     assert len(out) < len(other) and clean_parse(lang, out.encode()) is not None
     notes = [n for s in result.stages if s.name == "code" for n in s.notes]
     assert any("nested too deeply" in n for n in notes), notes
+
+
+def test_code_with_a_lone_surrogate_is_left_as_is() -> None:
+    # JSON may carry "\ud800"; such text is not UTF-8, so no grammar reads it
+    code = "".join(_filler(i, "python") for i in range(10)) + "S = '\ud800'\n"
+    messages = _ask(code, "python", "Why is `unrelated_4` slow?")
+    result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
+    assert not result.fail_open
+    assert _block(result.messages)[1] == code

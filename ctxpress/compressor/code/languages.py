@@ -309,7 +309,11 @@ def clean_parse(name: str, source: bytes) -> Tree | None:
 
 def detect(code: str, hint: str | None = None) -> tuple[str, Tree] | None:
     """Pick a grammar for ``code``: the hinted one (and its close relatives), else by trying."""
-    source = code.encode()
+    try:
+        source = code.encode()
+    except UnicodeEncodeError:
+        return None  # lone surrogates (JSON allows them): not text any grammar reads
+
     if hint:
         order = [hint, *_FALLBACK.get(hint, ())]
     else:
