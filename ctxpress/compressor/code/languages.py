@@ -313,7 +313,6 @@ def detect(code: str, hint: str | None = None) -> tuple[str, Tree] | None:
         source = code.encode()
     except UnicodeEncodeError:
         return None  # lone surrogates (JSON allows them): not text any grammar reads
-
     if hint:
         order = [hint, *_FALLBACK.get(hint, ())]
     else:
