@@ -25,7 +25,9 @@ from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
-_PAIR = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
+# ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``), read
+# overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get)
+_PAIR = re.compile(r"(?:([A-Za-z_$][\w$]*)|[)\]])\s*(?:\?\.|\.|::|->)\s*(?=([A-Za-z_$][\w$]*))")
 _PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
 PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
 # Python operations on ``self`` and the special method each one calls.
@@ -902,13 +904,20 @@ def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
                     break
             if not hit:
                 out.extend((1.0, u) for u in _nearest(outline.types.get(owner, ()), unit.order))
+    # a receiver of unknown type is more likely of a type the unit names or its own
+    typed = {w for w in (*bare, *(a for a, _ in pairs)) if w in outline.types}
+    if owner:
+        typed.add(owner)
     for a, b in pairs:
         if a in outline.types:
             for u in _nearest(members.get((a, b), ()), unit.order):
                 out.append((1.0, u))
         elif a not in unit.self_words:
             cands = outline.any_member.get(b, ())
-            if 0 < len(cands) <= 3:
+            mine = [u for u in cands if u.owner in typed]
+            if mine:
+                out.extend((2.0, u) for u in _nearest(mine, unit.order))
+            elif 0 < len(cands) <= 3:
                 out.extend((3.0, u) for u in cands)
     if unit.kind == "func" and owner and unit.self_words:
         for u in _nearest(outline.types.get(owner, ()), unit.order):
