@@ -765,3 +765,28 @@ def test_a_method_called_through_a_chain_is_kept(case: str) -> None:
     assert callee.rstrip("\n") in out, out
     assert clean_parse(grammar, out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+def test_a_callee_whose_doc_comment_does_not_fit_keeps_its_code() -> None:
+    doc = "/**\n" + _repeat(" * Example {i}: toValue('{i}') gives {i} back as a number.\n", 30)
+    callee = (
+        "function toValue(str: unknown) {\n  if (!str) return ''\n"
+        "  if (str === 'false') return false\n  return +str\n}\n"
+    )
+    helpers = _repeat(
+        "export function helper{i}(x: number): number {\n"
+        "  const y = x * {i}\n  return y + {i}\n}\n\n",
+        8,
+    )
+    focal = (
+        "export function decode(str: string): unknown[] {\n  const out: unknown[] = []\n"
+        "  for (const part of str.split('&')) out.push(toValue(part))\n  return out\n}\n"
+    )
+    code = f"{doc} */\n{callee}\n{helpers}{focal}"
+    out, after, budget = _send(
+        "Here is `qss.ts`:\n```ts\n", code, "Why does `decode` return the wrong value?", 0.5
+    )
+    assert focal in out and callee in out, out
+    assert "Example 3:" not in out, out
+    assert clean_parse("typescript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

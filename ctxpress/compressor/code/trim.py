@@ -524,7 +524,10 @@ def _steps(
         if u in dist:
             ranked.append((rank(u, dist[u], costs.lines(rows)), u.order, PART, u))
     ranked.sort(key=lambda r: r[:3])
-    steps.extend((u, mode) for _, _, mode, u in ranked)
+    for _, _, mode, u in ranked:
+        steps.append((u, mode))
+        if mode == FULL and u.first < u.start:
+            steps.append((u, BARE))  # if its leading comment does not fit too: without it
     focal_rows = [u.start for u in seeds] or [0]
     reached = set(dist)
     focal_owners = {u.owner for u in seeds if u.owner}
@@ -581,6 +584,8 @@ def plan_modes(
     for u, mode in steps:
         if plan.total >= budget:
             break
+        if mode == BARE and plan.mode.get(u, DROP) >= FULL:
+            continue  # kept with its leading comment already
         plan.try_mode(u, mode, budget)
     return plan.mode
 
