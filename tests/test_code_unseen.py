@@ -790,3 +790,24 @@ def test_a_callee_whose_doc_comment_does_not_fit_keeps_its_code() -> None:
     assert "Example 3:" not in out, out
     assert clean_parse("typescript", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+def test_a_long_callee_comes_before_what_only_it_uses() -> None:
+    helpers = _repeat(
+        "def helper{i}(rows, scale):\n    total = 0\n    for r in rows:\n"
+        "        if r > {i}:\n            total += r * scale + {i}\n"
+        "        elif r < -{i}:\n            total -= r * scale - {i}\n"
+        "    return total - {i}\n\n",
+        24,
+    )
+    body = "".join(f"    acc += helper{i}(rows, {i})\n" for i in range(24))
+    body += _repeat("    acc = acc * 3 + len(rows) - {i} if acc > {i} else acc + {i}\n", 20)
+    run = f"def run(rows):\n    acc = 0\n{body}    return acc\n\n"
+    focal = "def serve(rows):\n    result = run(rows)\n    return result * 2\n"
+    code = helpers + run + focal
+    out, after, budget = _send(
+        "Here is my code:\n```python\n", code, "Why does `serve` return the wrong value?", 0.5
+    )
+    assert focal in out and run in out, out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

@@ -970,8 +970,11 @@ def ancestors(u: Unit) -> list[Unit]:
     return out
 
 
-def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
-    """Distance of every reachable unit from the seeds (Dijkstra over references)."""
+def relate(
+    outline: Outline, seeds: dict[Unit, float], via: dict[Unit, Unit] | None = None
+) -> dict[Unit, float]:
+    """Distance of every reachable unit from the seeds (Dijkstra over references);
+    ``via`` receives the unit each one is reached through."""
     dist: dict[Unit, float] = {}
     enclosing: set[Unit] = set()
     for u in seeds:
@@ -982,11 +985,14 @@ def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
     heap = [(d, u.order, u) for u, d in seeds.items()]
     heapq.heapify(heap)
     best = dict(seeds)  # shortest distance pushed so far
+    came: dict[Unit, Unit] = {}
     while heap:
         d, _, u = heapq.heappop(heap)
         if u in dist or (u in enclosing and u not in seeds):
             continue
         dist[u] = d
+        if via is not None and u in came:
+            via[u] = came[u]
         if d >= 6:
             continue
         nxt = list(_deps(outline, u))
@@ -996,5 +1002,6 @@ def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
             nd = d + cost
             if v not in dist and nd < best.get(v, 99.0):
                 best[v] = nd
+                came[v] = u
                 heapq.heappush(heap, (nd, v.order, v))
     return dist
