@@ -696,3 +696,118 @@ def test_file_name_words_do_not_pull_a_definition_out_of_the_map() -> None:
     assert "function filter(collection, predicate) {" in out, out
     assert clean_parse("javascript", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+# ------------------------------------------------- callees kept whole (the closure)
+
+# (tag, grammar, helpers, callee, focal name, focal): the focal calls the callee through a
+# receiver of unknown type -- an attribute of an attribute, a call's result, a type
+# assertion -- that no other method of the file shares a name with.
+_CHAINS: dict[str, tuple[str, str, str, str, str, str]] = {
+    "python-attribute-of-attribute": (
+        "python", "python",
+        "class Env:\n" + _repeat(
+            "    def other{i}(self, x):\n        y = x * {i} + len(str(x))\n"
+            "        return y - {i}\n\n", 14),
+        "    def lookup(self, obj, name):\n        value = getattr(obj, name, None)\n"
+        "        return value if value is not None else name\n\n",
+        "get_field",
+        "class Formatter:\n    def __init__(self, env):\n        self._env = env\n\n"
+        "    def get_field(self, name, obj):\n        value = self._env.lookup(obj, name)\n"
+        "        return value, name\n",
+    ),
+    "python-result-of-call": (
+        "python", "python",
+        "class Text:\n" + _repeat(
+            "    def other{i}(self, x):\n        y = x * {i} + len(str(x))\n"
+            "        return y - {i}\n\n", 14),
+        "    def merge(self, lines):\n        out = [self] + list(lines)\n"
+        "        return out\n\n",
+        "with_guides",
+        "    def with_guides(self, size):\n        text = self.copy_plain()\n"
+        "        return text.blank(size).merge([text])\n",
+    ),
+    "rust-self-constructor-chain": (
+        "rust", "rust",
+        "pub struct Error {\n    kind: u32,\n    cmd: u32,\n}\n\nimpl Error {\n" + _repeat(
+            "    pub fn other{i}(&self, x: u32) -> u32 {\n        let y = x * {i} + self.kind;\n"
+            "        y - {i}\n    }\n\n", 14),
+        "    pub fn with_cmd(mut self, cmd: u32) -> Self {\n        self.cmd = cmd;\n"
+        "        self\n    }\n\n",
+        "double_dash",
+        "    pub fn double_dash(cmd: u32) -> Self {\n"
+        "        let err = Self::default_for(7).with_cmd(cmd);\n        err\n    }\n}\n",
+    ),
+    "go-type-assertion": (
+        "go", "go",
+        "package cmp\n\ntype diffStats struct {\n\tN int\n}\n\n" + _repeat(
+            "func other{i}(x int) int {\n\ty := x * {i}\n\treturn y - {i}\n}\n\n", 14),
+        "func (s diffStats) Append(ds diffStats) diffStats {\n\ts.N += ds.N\n\treturn s\n}\n\n",
+        "AppendEllipsis",
+        "func AppendEllipsis(rec map[string]any, ds diffStats) {\n"
+        "\trec[\"c\"] = rec[\"c\"].(diffStats).Append(ds)\n}\n",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(_CHAINS))
+def test_a_method_called_through_a_chain_is_kept(case: str) -> None:
+    # `self._env.lookup(…)`, `x.f().merge(…)`, `Self::new().with_cmd(…)`, `v.(T).Append(…)`:
+    # the callee was never linked (only the first link of a chain was read), so it
+    # went to the map as a signature though it fit.
+    tag, grammar, helpers, callee, name, focal = _CHAINS[case]
+    marker = {"python": ":\n", "rust": "impl Error {\n", "go": "}\n\n"}[tag]
+    # the callee first: far from the focal, so nearness alone would not keep it
+    code = helpers.replace(marker, marker + callee, 1) + focal
+    out, after, budget = _send(
+        f"Here is my code:\n```{tag}\n", code, f"Why does `{name}` return the wrong value?", 0.5
+    )
+    assert callee.rstrip("\n") in out, out
+    assert clean_parse(grammar, out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_a_callee_whose_doc_comment_does_not_fit_keeps_its_code() -> None:
+    doc = "/**\n" + _repeat(" * Example {i}: toValue('{i}') gives {i} back as a number.\n", 30)
+    callee = (
+        "function toValue(str: unknown) {\n  if (!str) return ''\n"
+        "  if (str === 'false') return false\n  return +str\n}\n"
+    )
+    helpers = _repeat(
+        "export function helper{i}(x: number): number {\n"
+        "  const y = x * {i}\n  return y + {i}\n}\n\n",
+        8,
+    )
+    focal = (
+        "export function decode(str: string): unknown[] {\n  const out: unknown[] = []\n"
+        "  for (const part of str.split('&')) out.push(toValue(part))\n  return out\n}\n"
+    )
+    code = f"{doc} */\n{callee}\n{helpers}{focal}"
+    out, after, budget = _send(
+        "Here is `qss.ts`:\n```ts\n", code, "Why does `decode` return the wrong value?", 0.5
+    )
+    assert focal in out and callee in out, out
+    assert "Example 3:" not in out, out
+    assert clean_parse("typescript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_a_long_callee_comes_before_what_only_it_uses() -> None:
+    helpers = _repeat(
+        "def helper{i}(rows, scale):\n    total = 0\n    for r in rows:\n"
+        "        if r > {i}:\n            total += r * scale + {i}\n"
+        "        elif r < -{i}:\n            total -= r * scale - {i}\n"
+        "    return total - {i}\n\n",
+        24,
+    )
+    body = "".join(f"    acc += helper{i}(rows, {i})\n" for i in range(24))
+    body += _repeat("    acc = acc * 3 + len(rows) - {i} if acc > {i} else acc + {i}\n", 20)
+    run = f"def run(rows):\n    acc = 0\n{body}    return acc\n\n"
+    focal = "def serve(rows):\n    result = run(rows)\n    return result * 2\n"
+    code = helpers + run + focal
+    out, after, budget = _send(
+        "Here is my code:\n```python\n", code, "Why does `serve` return the wrong value?", 0.5
+    )
+    assert focal in out and run in out, out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

@@ -25,7 +25,9 @@ from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
-_PAIR = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:\?\.|\.|::|->)\s*([A-Za-z_$][\w$]*)")
+# ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``), read
+# overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get)
+_PAIR = re.compile(r"(?:([A-Za-z_$][\w$]*)|[)\]])\s*(?:\?\.|\.|::|->)\s*(?=([A-Za-z_$][\w$]*))")
 _PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
 PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
 # Python operations on ``self`` and the special method each one calls.
@@ -906,13 +908,20 @@ def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
                     break
             if not hit:
                 out.extend((1.0, u) for u in _nearest(outline.types.get(owner, ()), unit.order))
+    # a receiver of unknown type is more likely of a type the unit names or its own
+    typed = {w for w in (*bare, *(a for a, _ in pairs)) if w in outline.types}
+    if owner:
+        typed.add(owner)
     for a, b in pairs:
         if a in outline.types:
             for u in _nearest(members.get((a, b), ()), unit.order):
                 out.append((1.0, u))
         elif a not in unit.self_words:
             cands = outline.any_member.get(b, ())
-            if 0 < len(cands) <= 3:
+            mine = [u for u in cands if u.owner in typed]
+            if mine:
+                out.extend((2.0, u) for u in _nearest(mine, unit.order))
+            elif 0 < len(cands) <= 3:
                 out.extend((3.0, u) for u in cands)
     if unit.kind == "func" and owner and unit.self_words:
         for u in _nearest(outline.types.get(owner, ()), unit.order):
@@ -965,8 +974,11 @@ def ancestors(u: Unit) -> list[Unit]:
     return out
 
 
-def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
-    """Distance of every reachable unit from the seeds (Dijkstra over references)."""
+def relate(
+    outline: Outline, seeds: dict[Unit, float], via: dict[Unit, Unit] | None = None
+) -> dict[Unit, float]:
+    """Distance of every reachable unit from the seeds (Dijkstra over references);
+    ``via`` receives the unit each one is reached through."""
     dist: dict[Unit, float] = {}
     enclosing: set[Unit] = set()
     for u in seeds:
@@ -977,11 +989,14 @@ def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
     heap = [(d, u.order, u) for u, d in seeds.items()]
     heapq.heapify(heap)
     best = dict(seeds)  # shortest distance pushed so far
+    came: dict[Unit, Unit] = {}
     while heap:
         d, _, u = heapq.heappop(heap)
         if u in dist or (u in enclosing and u not in seeds):
             continue
         dist[u] = d
+        if via is not None and u in came:
+            via[u] = came[u]
         if d >= 6:
             continue
         nxt = list(_deps(outline, u))
@@ -991,5 +1006,6 @@ def relate(outline: Outline, seeds: dict[Unit, float]) -> dict[Unit, float]:
             nd = d + cost
             if v not in dist and nd < best.get(v, 99.0):
                 best[v] = nd
+                came[v] = u
                 heapq.heappush(heap, (nd, v.order, v))
     return dist

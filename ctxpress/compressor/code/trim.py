@@ -503,9 +503,11 @@ def _steps(
     seeds: dict[Unit, float],
     costs: _Costs,
     partial: dict[Unit, list[str]] | None = None,
+    via: dict[Unit, Unit] | None = None,
 ) -> list[tuple[Unit, int]]:
     """Upgrades in order of relevance: closure bodies (a cut body first where there is
-    one, ranked by its own size), then signatures, then other bodies."""
+    one, ranked by its own size), then signatures, then other bodies. A body ranks no
+    earlier than the one it is reached through: what a callee uses is there for it."""
     steps: list[tuple[Unit, int]] = []
     # Module-level helpers many functions call are likely helpers of the focal one too.
     calls: dict[str, int] = {}
@@ -519,12 +521,33 @@ def _steps(
             d -= min(_CALL_MAX, _CALL_STEP * calls.get(u.name, 0))
         return d + min(size, 4000) / 400
 
-    ranked = [(rank(u, d, costs.full(u)), u.order, FULL, u) for u, d in dist.items()]
+    floor: dict[Unit, tuple[float, int]] = {}
+
+    def floor_of(u: Unit) -> tuple[float, int]:
+        """The least rank of what ``u`` is reached through, and how many steps away."""
+        p = (via or {}).get(u)
+        if p is None or p not in dist or p in seeds:
+            return 0.0, 0
+        if p not in floor:
+            f, n = floor_of(p)
+            if p.children is None:  # a container is opened, not kept whole, for a member
+                f = max(f, rank(p, dist[p], costs.full(p)))
+            floor[p] = f, n + 1
+        return floor[p]
+
+    ranked = []
+    for u, d in dist.items():
+        r, (f, n) = rank(u, d, costs.full(u)), floor_of(u)
+        ranked.append((max(r, f), n, r, u.order, FULL, u))
     for u, rows in (partial or {}).items():
         if u in dist:
-            ranked.append((rank(u, dist[u], costs.lines(rows)), u.order, PART, u))
-    ranked.sort(key=lambda r: r[:3])
-    steps.extend((u, mode) for _, _, mode, u in ranked)
+            r, (f, n) = rank(u, dist[u], costs.lines(rows)), floor_of(u)
+            ranked.append((max(r, f), n, r, u.order, PART, u))
+    ranked.sort(key=lambda r: r[:5])
+    for *_, mode, u in ranked:
+        steps.append((u, mode))
+        if mode == FULL and u.first < u.start:
+            steps.append((u, BARE))  # if its leading comment does not fit too: without it
     focal_rows = [u.start for u in seeds] or [0]
     reached = set(dist)
     focal_owners = {u.owner for u in seeds if u.owner}
@@ -581,6 +604,8 @@ def plan_modes(
     for u, mode in steps:
         if plan.total >= budget:
             break
+        if mode == BARE and plan.mode.get(u, DROP) >= FULL:
+            continue  # kept with its leading comment already
         plan.try_mode(u, mode, budget)
     return plan.mode
 
@@ -606,7 +631,8 @@ def trim_outline(
     for u, d in rescored(outline, empty, focus).items():
         if d < seeds.get(u, 99.0):
             seeds[u] = d
-    dist = relate(outline, seeds) if seeds else {}
+    via: dict[Unit, Unit] = {}
+    dist = relate(outline, seeds, via) if seeds else {}
     # Who calls a function the prose names (or reads a constant it names) is context too:
     # a few nearest users, without what they use in turn.
     named = {s: d for s, d in seeds.items() if (d == 0.0 or s.kind == "stmt") and not s.empty}
@@ -616,7 +642,7 @@ def trim_outline(
                 dist[u] = named[s] + _USER_COST
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
-    steps = _steps(outline, dist, seeds, costs, partial)
+    steps = _steps(outline, dist, seeds, costs, partial, via)
     partial |= required_parts(outline, focal)
     target = budget
     code = ""
