@@ -30,8 +30,8 @@ from ctxpress.messages import Message, last_user_index, message_text
 __all__ = ["CodeStage", "Focus", "extract_focus", "find_fences", "trim_code"]
 
 _EXTS = r"py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|java|rs|c|h|cc|cpp|cxx|hpp|hh|hxx"
-# Average characters per line past which code is minified: trimming keeps whole lines.
-_MINIFIED = 400
+# A line this long holding most of the code is a minified bundle: trimming keeps whole lines.
+_MINIFIED = 2000
 _FILE = re.compile(rf"([\w./\\-]*[\w-]+\.(?:{_EXTS}))\b")
 # file:line as tracebacks, compilers and linters write it: `x.py", line 12`, `x.go:12`,
 # `x.rs:12:5`, tsc and MSVC `x.ts(12,5)` / `x.cpp(12)`, a dev server's `x.tsx?t=17:12:5`
@@ -282,7 +282,8 @@ class CodeStage:
         tokens = ctx.counter.text(code)
         if tokens < min_tokens:
             return
-        if len(code) > _MINIFIED * (code.count("\n") + 1):
+        longest = max(map(len, code.split("\n")))
+        if longest > _MINIFIED and 2 * longest > len(code):
             ctx.note(f"m{i}: {lang or 'code'} block left as is (minified: lines are kept whole)")
             return
         found = detect(code, lang)
