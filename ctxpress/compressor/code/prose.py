@@ -1,0 +1,109 @@
+"""What the prose around the code says: focal names and file:line references.
+
+``extract_focus`` reads the non-code text of a conversation for the symbols it names
+(backticks, calls, code-shaped words, stack frames), the words it uses, and the
+file:line references of tracebacks, compiler errors and stack traces; ``ref_rows`` maps
+those references onto a block's rows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ctxpress.compressor.code.outline import Focus
+
+_EXTS = r"py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|java|rs|c|h|cc|cpp|cxx|hpp|hh|hxx"
+FILE_NAME = re.compile(rf"([\w./\\-]*[\w-]+\.(?:{_EXTS}))\b")
+# file:line as tracebacks, compilers and linters write it: `x.py", line 12`, `x.go:12`,
+# `x.rs:12:5`, tsc and MSVC `x.ts(12,5)` / `x.cpp(12)`, a dev server's `x.tsx?t=17:12:5`
+_FILE_LINE = re.compile(
+    rf"([\w./\\-]*[\w-]+\.(?:{_EXTS}))(?:\?[^\s:()\"']*)?"
+    r"(?:\"?, line |:|\((?=\d+(?:,\s*\d+)?\)))(\d+)"
+)
+# the source line rustc and gcc show under a file:line: `12 |     code`
+_NUMBERED = re.compile(r"[ \t]*(\d+) \|(.*)")
+_PY_FRAME = re.compile(r'File "[^"]+", line \d+, in ([A-Za-z_]\w*)')
+# `at pkg.Class.method(`, `at Class.method (`, `at name (`: the frame's method and owner
+_AT_FRAME = re.compile(r"\bat (?:new |async )?((?:[\w$]+\.)*)([A-Za-z_$][\w$]*) ?\(")
+_BACKTICK = re.compile(r"`([^`\n]{1,200})`")
+_QUALIFIED = re.compile(r"([A-Za-z_]\w*)(?:\.|::|#)([A-Za-z_]\w*)")
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
+_CODE_SHAPED = re.compile(r"\b(\w*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b")
+_WORD = re.compile(r"[A-Za-z_]\w{2,}")
+
+
+def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]:
+    """Focal hints in the non-code text: strong names, weak words, qualified names, and
+    file:line references as (path, line, the source line the report shows or None)."""
+    strong: set[str] = set()
+    qualified: set[tuple[str, str]] = set()
+    refs: list[tuple[str, int, str | None]] = []
+    for m in _FILE_LINE.finditer(prose):
+        refs.append((m.group(1).replace("\\", "/"), int(m.group(2)), _shown(prose, m)))
+    # a stack frame's package path (`at com.acme.Parser.parse(`) names no symbols
+    for path, name in _AT_FRAME.findall(prose):
+        strong.add(name)
+        if path:
+            qualified.add((path[:-1].rsplit(".", 1)[-1].rsplit("$", 1)[-1], name))
+    # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
+    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", prose))
+    for span in _BACKTICK.findall(scan):
+        strong.update(re.findall(r"[A-Za-z_$][\w$]*", span))
+        qualified.update(_QUALIFIED.findall(span))
+    strong.update(_CALL.findall(scan))
+    strong.update(_CODE_SHAPED.findall(scan))
+    strong.update(_PY_FRAME.findall(prose))
+    qualified.update(_QUALIFIED.findall(scan))
+    for _, b in qualified:
+        strong.add(b)
+    weak = set(_WORD.findall(scan)) - strong
+    return Focus(frozenset(strong), frozenset(weak), frozenset(qualified)), refs
+
+
+def _shown(prose: str, m: re.Match[str]) -> str | None:
+    """The source line a report prints under the file:line ``m`` matched, stripped."""
+    after = prose[m.end() :].split("\n", 3)[1:3]
+    if '", line ' in m.group(0):  # a Python traceback frame: the line, indented
+        shown = after[0].strip() if after and after[0][:1] in " \t" else ""
+        return shown or None
+    for text in after:
+        n = _NUMBERED.fullmatch(text)
+        if n and n.group(1) == m.group(2):
+            return n.group(2).strip() or None
+    return None
+
+
+def _parts(path: str) -> list[str]:
+    return [p for p in path.replace("\\", "/").split("/") if p not in ("", ".", "..")]
+
+
+def shared_tail(a: str, b: str) -> int:
+    """How many trailing path parts two spellings of a path share: 0 for other files,
+    2 for ``rich/bar.py`` and ``/usr/lib/python3/dist-packages/rich/bar.py``."""
+    x, y = _parts(a), _parts(b)
+    n = 0
+    while n < min(len(x), len(y)) and x[-1 - n] == y[-1 - n]:
+        n += 1
+    return n
+
+
+def ref_rows(
+    lines: list[str], refs: list[tuple[str, int, str | None]], trusted: bool
+) -> frozenset[int]:
+    """0-based rows of ``lines`` the references point at. Where a report shows the source
+    line and the row holds other text, the one row holding that text (a pasted excerpt
+    numbers its lines differently); otherwise the row as given if the file is ``trusted``
+    (named by the block), else nothing."""
+    out = set()
+    for _, line, shown in refs:
+        row = line - 1
+        fits = 0 <= row < len(lines)
+        if shown is not None and not (fits and lines[row].strip() == shown):
+            hits = [r for r, text in enumerate(lines) if text.strip() == shown]
+            if len(hits) == 1:
+                out.add(hits[0])
+                continue
+            fits = fits and trusted
+        if fits:
+            out.add(row)
+    return frozenset(out)
