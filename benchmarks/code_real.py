@@ -6,6 +6,10 @@ src.zip. Per language a seeded sample of files; in each clean file up to two foc
 functions, each through ``ctxpress.compress`` at f = 0.10 / 0.25 / 0.50 of the code tokens.
 Checked: output parses, focal definition byte-identical, tokens_after <= budget, no
 exception / fail-open; at f = 0.5, in-file direct callees kept when they fit (0.8 f code).
+A direct callee: a call `f()` of an in-file function ``f`` the focal does not bind itself
+(parameter, local, nested definition, local import), or `x.f()` / `X::f()` where ``x`` is
+the focal's own object (self, this, super, Self, a Go receiver) or ``X`` its own or an
+in-file type or namespace; not `cache.get()`, `iter.next()`, `cmp::min()` on other objects.
 
 Four prompt kinds over the same files, one table each (``--kinds``):
 ``why``   "Why does `name` return the wrong value?";
@@ -84,7 +88,7 @@ FUNC |= {"c": {"function_definition"}, "cpp": {"function_definition"}}
 _JSF = ("function_declaration", "generator_function_declaration", "method_definition")
 FUNC |= {lang: set(_JSF) for lang in JS}
 ARROW = {"arrow_function", "function_expression", "function", "generator_function"}
-CALL = {"python": "call", "java": "method_invocation"}
+CALL, CE = {"python": "call", "java": "method_invocation"}, "call_expression"
 COLS = [  # (summary key, header, width, format)
     ("files", "files", 6, "d"), ("clean_share", "clean", 7, ".2f"), ("cases", "cases", 6, "d"),
     ("parse_share", "parse", 7, ".3f"), ("focal_share", "focal", 7, ".3f"),
@@ -205,7 +209,11 @@ def _func_name(lang: str, node: Any) -> str | None:
 
 
 def focals(lang: str, tree: Any, per_file: int = 2) -> list[tuple[str, Any, set[str], dict]]:
-    """check.py's pick: unique top-level 4..80-line functions, one with in-file callees first."""
+    """check.py's pick: unique top-level 4..80-line functions, one with in-file callees first.
+
+    The pick still ranks by any call whose last name is an in-file function (as when the
+    cases were drawn, so they stay the same); the callees returned are ``callees``'s.
+    """
     found, stack = [], [(tree.root_node, False)]
     while stack:
         n, in_func = stack.pop()
@@ -219,6 +227,7 @@ def focals(lang: str, tree: Any, per_file: int = 2) -> list[tuple[str, Any, set[
         stack.extend((c, in_func or is_f) for c in n.children)
     counts = Counter(d[0] for d in found)
     byname = {d[0]: d[1] for d in found if counts[d[0]] == 1}
+    types = {t for x in _walk(tree.root_node) if x.type in TYPES[lang] for t in _type_names(x)}
     cands = []
     for name, node, top, fn in found:
         lines = node.end_point[0] - node.start_point[0] + 1
@@ -226,20 +235,182 @@ def focals(lang: str, tree: Any, per_file: int = 2) -> list[tuple[str, Any, set[
             continue
         if fn.type == "constructor_declaration":
             continue  # `Pair` names the class as much as its constructor
-        calls, st = set(), [fn]
-        while st:
-            x = st.pop()
-            if x.type == CALL.get(lang, "call_expression"):
-                f = x.child_by_field_name("name" if lang == "java" else "function")
-                calls.add(_last_name(f))
-            st.extend(x.children)
-        cs = {c for c in calls if c in byname and c != name}
-        cands.append((bool(cs), node.start_byte, name, node, cs))
+        field = "name" if lang == "java" else "function"
+        calls = (x.child_by_field_name(field) for x in _walk(fn) if x.type == CALL.get(lang, CE))
+        named = {_last_name(f) for f in calls}
+        cs = callees(lang, fn, byname, types) - {name}
+        cands.append((bool(named & set(byname) - {name}), node.start_byte, name, node, cs))
     first = [c for c in cands if c[0]][: (per_file + 1) // 2]
     pick = (first + [c for c in cands if not c[0]])[:per_file]
     if len(pick) < per_file:
         pick = ([c for c in cands if c[0]] + [c for c in cands if not c[0]])[:per_file]
     return [(c[2], c[3], c[4], byname) for c in pick]
+
+
+TYPES = {  # definitions whose name may qualify a call of an in-file function: `Foo.f()`
+    "python": {"class_definition"}, "go": {"type_spec"}, "c": set(),
+    "rust": {"struct_item", "enum_item", "union_item", "trait_item", "type_item", "mod_item"},
+    "cpp": {"class_specifier", "struct_specifier", "union_specifier", "namespace_definition",
+            "alias_declaration", "type_definition"},
+    "java": {"class_declaration", "interface_declaration", "enum_declaration",
+             "record_declaration"},
+}  # fmt: skip
+for _l in JS:
+    TYPES[_l] = {"class_declaration", "abstract_class_declaration", "class", "internal_module"}
+BINDS = {  # node -> its fields that bind names in the function (() = all its children)
+    "python": {"parameters": (), "lambda_parameters": (), "assignment": ("left",),
+               "augmented_assignment": ("left",), "for_statement": ("left",),
+               "for_in_clause": ("left",), "as_pattern_target": (), "named_expression": ("name",),
+               "function_definition": ("name",), "class_definition": ("name",),
+               "import_statement": ("name",), "import_from_statement": ("name",)},
+    "go": {"parameter_list": (), "short_var_declaration": ("left",), "var_spec": ("name",),
+           "const_spec": ("name",), "range_clause": ("left",), "type_switch_statement": ("alias",),
+           "receive_statement": ("left",)},
+    "rust": {"parameters": (), "closure_parameters": (), "let_declaration": ("pattern",),
+             "for_expression": ("pattern",), "let_condition": ("pattern",),
+             "match_arm": ("pattern",), "function_item": ("name",),
+             "use_declaration": ("argument",)},
+    "c": {"parameter_list": (), "declaration": ("declarator",), "for_range_loop": ("declarator",)},
+    "java": {"formal_parameters": (), "local_variable_declaration": ("declarator",),
+             "enhanced_for_statement": ("name",), "catch_formal_parameter": ("name",),
+             "lambda_expression": ("parameters",), "resource": ("name",)},
+}  # fmt: skip
+BINDS["cpp"] = BINDS["c"]
+for _l in JS:
+    BINDS[_l] = {"formal_parameters": (), "arrow_function": ("parameter",),
+                 "variable_declarator": ("name",), "for_in_statement": ("left",),
+                 "catch_clause": ("parameter",), "function_declaration": ("name",),
+                 "generator_function_declaration": ("name",),
+                 "class_declaration": ("name",)}  # fmt: skip
+PICK = {  # inside a pattern: the field that binds (first present)
+    "pair_pattern": ("value",), "assignment_pattern": ("left",),
+    "object_assignment_pattern": ("left",), "required_parameter": ("pattern",),
+    "optional_parameter": ("pattern",), "default_parameter": ("name",),
+    "typed_default_parameter": ("name",), "aliased_import": ("alias",),
+    "parameter_declaration": ("declarator", "name"), "parameter": ("pattern",),
+    "field_pattern": ("pattern", "name"), "formal_parameter": ("name",),
+    "variable_declarator": ("name",), "variadic_parameter_declaration": ("name",),
+    "use_as_clause": ("alias",), "scoped_use_list": ("list",),
+}  # fmt: skip
+SKIP = {"type", "value", "right", "key", "default_value", "size", "parameters", "arguments"}
+NOT_BOUND = {  # expressions in a pattern position: `self.x = …`, `a[i] = …`, `Foo::Bar(x)`
+    "attribute", "subscript", "member_expression", "subscript_expression", "field_expression",
+    "selector_expression", "index_expression", "scoped_identifier", "qualified_identifier",
+    "call", "call_expression",
+}  # fmt: skip
+
+
+def _type_names(node: Any) -> list[str]:
+    """The name(s) a type / class / namespace definition gives (`a::b` both)."""
+    specifier = node.type in ("struct_specifier", "class_specifier", "union_specifier")
+    if specifier and node.child_by_field_name("body") is None:
+        return []  # `struct foo *p`: a use, not a definition
+    n = node.child_by_field_name("name") or node.child_by_field_name("declarator")
+    return [] if n is None else re.findall(r"\w+", _s(n))
+
+
+def _bound(lang: str, fn: Any) -> set[str]:
+    """Names the function binds anywhere in it: parameters, locals, nested definitions."""
+    out: set[str] = set()
+
+    def pattern(n: Any) -> None:
+        if n.type in ("identifier", "shorthand_property_identifier_pattern",
+                      "shorthand_field_identifier"):  # fmt: skip
+            out.add(_s(n))
+        elif n.type == "dotted_name":  # `import a.b` binds `a`
+            pattern(n.named_children[0])
+        elif n.type == "scoped_identifier" and n.parent.type in ("use_declaration", "use_list"):
+            pattern(n.child_by_field_name("name"))  # `use a::b::{c, d}` binds c, d
+        elif n.type in PICK:
+            for f in PICK[n.type]:
+                if kids := n.children_by_field_name(f):
+                    for k in kids:
+                        pattern(k)
+                    break
+        elif n.type not in NOT_BOUND:
+            skip = {k.id for f in SKIP for k in n.children_by_field_name(f)}
+            for k in n.named_children:
+                if k.id not in skip:
+                    pattern(k)
+
+    for x in [fn, *_walk(fn)]:
+        fields = BINDS[lang].get(x.type)
+        for k in x.named_children if fields == () else ():
+            pattern(k)
+        for k in (k for f in fields or () for k in x.children_by_field_name(f)):
+            pattern(k)
+    return out
+
+
+def _own(lang: str, fn: Any) -> set[str]:
+    """Names that stand for the function's own object or type: receiver, enclosing type."""
+    own = {"python": {"self", "cls"}, "rust": {"Self"}}.get(lang, set())
+    recv = fn.child_by_field_name("receiver") if lang == "go" else None
+    for p in recv.named_children if recv is not None else ():
+        own |= {_s(n) for n in p.children_by_field_name("name")}
+        t = p.child_by_field_name("type")
+        own |= set(re.findall(r"\w+", _s(t))[:1]) if t is not None else set()
+    d = fn.child_by_field_name("declarator") if lang == "cpp" else None
+    while d is not None and d.type != "qualified_identifier":  # `void Foo::bar()`
+        d = d.child_by_field_name("declarator")
+    if d is not None and (scope := d.child_by_field_name("scope")) is not None:
+        own |= set(re.findall(r"\w+", _s(scope))[-1:])
+    p = fn.parent
+    while p is not None:  # `impl Foo` (maybe of a type from elsewhere); `super::` in a `mod`
+        if p.type == "impl_item" and (t := p.child_by_field_name("type")) is not None:
+            own |= set(re.findall(r"\w+", _s(t))[:1])
+        own |= {"super"} if p.type == "mod_item" else set()  # `super::f()` names the file
+        p = p.parent
+    return own
+
+
+def callees(lang: str, fn: Any, byname: dict[str, Any], types: set[str]) -> set[str]:
+    """The in-file functions ``fn`` calls directly (``_callee``)."""
+    bound, own = _bound(lang, fn), _own(lang, fn)
+    names = (_callee(lang, x, bound, own | types - bound) for x in _walk(fn))
+    return {n for n in names if n in byname}
+
+
+def _callee(lang: str, x: Any, bound: set[str], own: set[str]) -> str | None:
+    """The name ``x`` calls if it is a call of an in-file function: `f()` where ``f`` is no
+    name the focal binds (a parameter, local, nested definition); `x.f()` / `X::f()` where
+    ``x`` is the focal's own object (self, this, super, a Go receiver) or names its own or
+    an in-file type or namespace (``own``), not any other expression (`cache.get()`)."""
+    if x.type != CALL.get(lang, CE):
+        return None
+    f = x.child_by_field_name("name" if lang == "java" else "function")
+    while f is not None and f.type in ("generic_function", "template_function"):
+        f = f.child_by_field_name("function") or f.child_by_field_name("name")
+    if f is None:
+        return None
+    recv = x.child_by_field_name("object") if lang == "java" else None
+    if f.type in ("attribute", "member_expression", "selector_expression", "field_expression"):
+        fields = ("object", "operand", "value", "argument")
+        recv = next(k for fl in fields if (k := f.child_by_field_name(fl)) is not None)
+    elif f.type in ("scoped_identifier", "qualified_identifier"):
+        while (n := f.child_by_field_name("name")) is not None and n.type == f.type:
+            f = n  # C++ `a::b::f`: the qualifier next to the name
+        recv = f.child_by_field_name("path" if lang == "rust" else "scope")
+        if recv is None:  # C++ `::f()`: the global f, never a local
+            return _last_name(f)
+    elif f.type != "identifier" and lang != "java":
+        return None  # `(cond ? a : b)()`, `fns[i]()`
+    name = _last_name(f)
+    if recv is None:  # a bare call; Java's is always a method
+        return name if lang == "java" or name not in bound else None
+    if recv.type == "parenthesized_expression" and recv.named_children:
+        recv = recv.named_children[0]  # `(*this).f()`
+    if recv.type == "pointer_expression":
+        recv = recv.child_by_field_name("argument")
+    if recv.type in ("this", "super") or (recv.type == "self" and f.type != "scoped_identifier"):
+        return name  # `self::f()` in Rust is a path to the module: below
+    r = _s(recv)
+    if lang == "python" and r.startswith("super("):
+        return name
+    words = re.findall(r"\w+", r.split("<")[0])  # `Foo<T>::f()`, Rust `a::b::f()`
+    if f.type == "scoped_identifier" and words and words[-1] != "crate":
+        return name if all(w in own | {"self", "crate"} for w in words) else None
+    return name if len(words) == 1 and words[0] in own else None
 
 
 DEFS = {  # top-level definitions a map of the file shows (``map`` prompts)
@@ -289,6 +460,10 @@ STUB = {  # the body of a function still to be written
 
 def _text(src: bytes, node: Any, end: Any = None) -> str:
     return src[node.start_byte : (end or node).end_byte].decode("utf-8", "replace")
+
+
+def _s(node: Any) -> str:
+    return str(node.text, "utf-8", "replace")
 
 
 def _lead(node: Any) -> Any:
