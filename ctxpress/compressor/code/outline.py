@@ -23,7 +23,7 @@ from typing import Any
 
 from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+IDENT = re.compile(r"[A-Za-z_$][\w$]*")  # an identifier of any supported language
 _BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
 # ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``), read
 # overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get)
@@ -261,10 +261,10 @@ class _Builder:
                 out.append(node_text(child))
             elif fname in _DECL_FIELDS and child.is_named:
                 if child.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple"):
-                    out.extend(_WORD.findall(node_text(child)))
+                    out.extend(IDENT.findall(node_text(child)))
                 else:
                     out.extend(
-                        self.decl_names(child, depth + 1) or _WORD.findall(node_text(child))[-1:]
+                        self.decl_names(child, depth + 1) or IDENT.findall(node_text(child))[-1:]
                     )
             elif child.type in _DECL_DESCEND:
                 out.extend(self.decl_names(child, depth + 1))
@@ -282,21 +282,21 @@ class _Builder:
         if core.type == "method_declaration" and self.lang == "go":
             recv = core.child_by_field_name("receiver")
             if recv is not None:
-                words = _WORD.findall(node_text(recv))
+                words = IDENT.findall(node_text(recv))
                 owner = words[-1] if words else None
         if core.type == "impl_item":
             typ = core.child_by_field_name("type")
-            words = _WORD.findall(node_text(typ)) if typ is not None else []
+            words = IDENT.findall(node_text(typ)) if typ is not None else []
             return "", words[0] if words else None
         if name_node is None:
             return "", owner
         text = node_text(name_node)
         if "::" in text:
             parts = [p for p in re.split(r"::", text) if p]
-            base = _WORD.findall(parts[-2]) if len(parts) > 1 else []
+            base = IDENT.findall(parts[-2]) if len(parts) > 1 else []
             owner = base[-1] if base else owner
             text = parts[-1] if parts else text
-        words = _WORD.findall(text.replace("~", ""))
+        words = IDENT.findall(text.replace("~", ""))
         return (words[-1] if words else text), owner
 
     # -- structure ---------------------------------------------------------------
@@ -327,13 +327,13 @@ class _Builder:
                     right = inner.child_by_field_name("right")
                     left = inner.child_by_field_name("left")
                     if right is not None and right.type in spec.functions | spec.containers:
-                        words = _WORD.findall(node_text(left)) if left is not None else []
+                        words = IDENT.findall(node_text(left)) if left is not None else []
                         return right, (words[-1] if words else None)
                 break
             if core.type == "pair":
                 value, key = core.child_by_field_name("value"), core.child_by_field_name("key")
                 if value is not None and value.type in spec.functions:
-                    words = _WORD.findall(node_text(key)) if key is not None else []
+                    words = IDENT.findall(node_text(key)) if key is not None else []
                     return value, (words[-1] if words else None)
                 break
             if core.type in ("lexical_declaration", "variable_declaration") and not spec.python:
@@ -418,7 +418,7 @@ class _Builder:
                         and (not after or after.startswith(("//", "/*", "#")))
                         and not _prefix(lines, close_row, b.start_point[1]).strip()
                     ):
-                        head = _WORD.findall("\n".join(lines[unit.start : open_row + 1]))
+                        head = IDENT.findall("\n".join(lines[unit.start : open_row + 1]))
                         if not set(unit.defs) - set(head):
                             self.brace_indent(unit, open_row, close_row)
                         return
@@ -572,7 +572,7 @@ class _Builder:
                     core, ctype, wrapped = obj, "object_body", obj
         if ctype in spec.imports or node.type in spec.imports:
             unit.kind = "import"
-            words = _WORD.findall(node_text(node))
+            words = IDENT.findall(node_text(node))
             unit.defs = tuple(dict.fromkeys(w for w in words if w not in _IMPORT_WORDS))
             return unit
         if ctype in spec.functions:
@@ -597,13 +597,13 @@ class _Builder:
                 lines[unit.start : (unit.head_end if unit.collapsible else unit.start) + 1]
             )
             unit.abstract = bool(re.search(r"abstract|@(?:\w+\.)?overload\b", head))
-            unit.header_words = frozenset(_WORD.findall(head))
+            unit.header_words = frozenset(IDENT.findall(head))
             unit.empty = self.empty_body(unit)
             if spec.python and unit.owner and unit.collapsible:
                 unit.body = body
             if self.lang == "go" and core.type == "method_declaration":
                 recv = core.child_by_field_name("receiver")
-                words = _WORD.findall(node_text(recv)) if recv is not None else []
+                words = IDENT.findall(node_text(recv)) if recv is not None else []
                 unit.self_words = (words[0],) if len(words) > 1 else ()
             else:
                 unit.self_words = spec.self_words
@@ -639,7 +639,7 @@ class _Builder:
                 if spec.python:
                     sup = core.child_by_field_name("superclasses")
                     if sup is not None and name:
-                        self.bases[name] = _WORD.findall(node_text(sup))
+                        self.bases[name] = IDENT.findall(node_text(sup))
             elif name and ctype != "namespace_definition":
                 unit.defs = (name,)
             if own and ctype != "impl_item":
@@ -682,7 +682,7 @@ class _Builder:
                 for child in children:
                     child.parent = unit
             unit.header_words = frozenset(
-                _WORD.findall("\n".join(lines[unit.start : max(unit.start, unit.head_end) + 1]))
+                IDENT.findall("\n".join(lines[unit.start : max(unit.start, unit.head_end) + 1]))
             )
             return unit
         unit.defs = tuple(dict.fromkeys(self.decl_names(node)))
@@ -814,7 +814,7 @@ def _index(outline: Outline) -> None:
         if unit.kind == "func" and outline.spec.python:
             text = "\n".join(outline.lines[unit.start : unit.last + 1])
             for names in _PY_GLOBAL.findall(text):
-                for name in _WORD.findall(names):
+                for name in IDENT.findall(names):
                     outline.top.setdefault(name, []).append(unit)
         if unit.kind == "func" and unit.owner and outline.spec.name != "go":
             pattern = PY_SELF_ASSIGN if outline.spec.python else _JS_THIS_ASSIGN

@@ -16,7 +16,6 @@ references are in ``outline``, the choice of focal units in ``focal``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 from ctxpress.compressor.code.focal import find_focal, required
 from ctxpress.compressor.code.languages import node_text
 from ctxpress.compressor.code.outline import (
+    IDENT,
     PY_SELF_ASSIGN,
     Focus,
     Outline,
@@ -37,7 +37,6 @@ from ctxpress.compressor.code.outline import (
 from ctxpress.compressor.code.usage import rescored
 
 DROP, SIG, PART, OPEN, FULL = 0, 1, 2, 3, 4
-_WORDS = re.compile(r"[A-Za-z_$][\w$]*")
 # A focal definition verbatim without its leading comment (a doc comment that would take
 # the budget); ranks above ``FULL`` so no later step brings the comment back.
 BARE = 5
@@ -436,7 +435,7 @@ def required_parts(outline: Outline, focal: list[Unit]) -> dict[Unit, list[str]]
         rows = list(range(u.start, u.last + 1))
         if u.kind == "import" and u.last > u.start + 1:
             wanted = used.intersection(u.defs)
-            keep = [r for r in rows[1:-1] if wanted.intersection(_WORDS.findall(lines[r]))]
+            keep = [r for r in rows[1:-1] if wanted.intersection(IDENT.findall(lines[r]))]
             if all(_balanced(lines[r]) for r in keep):
                 rows = [u.start, *keep, u.last]
         if len(rows) < u.last - u.first + 1:
