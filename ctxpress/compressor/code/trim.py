@@ -421,15 +421,17 @@ def _balanced(line: str) -> bool:
     return sum(line.count(c) for c in "([{") == sum(line.count(c) for c in ")]}")
 
 
-def required_parts(outline: Outline, focal: list[Unit]) -> dict[Unit, list[str]]:
+def required_parts(
+    outline: Outline, focal: list[Unit], needed: list[tuple[Unit, bool]]
+) -> dict[Unit, list[str]]:
     """``PART`` renderings of the module-level definitions the focal code uses: without
     their leading comments, and an import list cut to its lines that name what is used
-    (whole bracket-balanced lines, so the list still parses)."""
+    (whole bracket-balanced lines, so the list still parses). ``needed``: ``focal.required``."""
     used: set[str] = set()
     for f in focal:
         used.update(refs(outline, f)[0])
     lines, out = outline.lines, {}
-    for u, _ in required(outline, focal):
+    for u, _ in needed:
         if u.children is not None:
             continue
         rows = list(range(u.start, u.last + 1))
@@ -580,15 +582,17 @@ def plan_modes(
     steps: list[tuple[Unit, int]],
     budget: int,
     costs: _Costs,
+    needed: list[tuple[Unit, bool]],
     partial: dict[Unit, list[str]] | None = None,
 ) -> dict[Unit, int]:
-    """Modes for every unit: focal bodies always, then ``steps`` while they fit."""
+    """Modes for every unit: focal bodies always, what they use (``needed``, from
+    ``focal.required``) defined, then ``steps`` while they fit."""
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
         plan.try_mode(u, _focal_mode(u, budget, costs), budget, force=True)
     # Every module-level name a focal body uses stays defined: a statement whole where
     # it fits, else (as a function or class always) the least that still defines it.
-    for u, body in required(outline, focal):
+    for u, body in needed:
         if u.kind not in ("func", "class") and plan.try_mode(u, FULL, budget):
             continue
         for m in (SIG, PART, FULL):
@@ -642,13 +646,14 @@ def trim_outline(
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial, via)
-    partial |= required_parts(outline, focal)
+    needed = required(outline, focal)
+    partial |= required_parts(outline, focal, needed)
     target = budget
     code = ""
     modes: dict[Unit, int] = {}
     tokens = 0
     for _ in range(4):
-        modes = plan_modes(outline, focal, steps, target, costs, partial)
+        modes = plan_modes(outline, focal, steps, target, costs, needed, partial)
         code = render(outline, modes, partial)
         tokens = count(code)
         if tokens <= budget:
@@ -662,7 +667,7 @@ def trim_outline(
         # count grows with the run: a binary search. If the focal code and what it uses
         # overrun the budget alone, they stand without the elision lines nothing needs.
         def attempt(k: int, terse: bool = False) -> tuple[dict[Unit, int], str, int]:
-            m = plan_modes(outline, focal, steps[:k], budget, costs, partial)
+            m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial)
             text = render(outline, m, partial, terse)
             return m, text, count(text)
 
