@@ -698,6 +698,59 @@ def test_file_name_words_do_not_pull_a_definition_out_of_the_map() -> None:
     assert after <= budget, (after, budget)
 
 
+def test_interface_stubs_are_not_the_task_of_a_map() -> None:
+    # "Summarize this file." names nothing; the file's only empty methods are the
+    # base class's `raise NotImplementedError` stubs its subclasses implement, and a
+    # Protocol's `...` stubs. Taken for bodies to write, they pulled their class in
+    # whole and the map lost the classes after it.
+    body = "".join(f"        total = total * 31 + {k}  # step {k}\n" for k in range(10))
+    impl = "    def {m}(self, key):\n        total = 0\n" + body + "        return total\n\n"
+    stub = '    def {m}(self, key):\n        """{doc}"""\n        raise NotImplementedError()\n\n'
+    doc = "Subclasses override this. " * 12
+    code = (
+        "import typing as t\n\n\nclass Client(t.Protocol):\n"
+        "    def get(self, key: str) -> bytes:\n        ...\n\n"
+        "    def set(self, key: str, value: bytes) -> None:\n        ...\n\n\n"
+        "class Cache:\n" + stub.format(m="load", doc=doc) + stub.format(m="dump", doc=doc)
+    )
+    for i in range(6):
+        code += f"\nclass Cache{i}(Cache):\n" + impl.format(m="load") + impl.format(m="dump")
+    out, after, budget = _send(
+        "Here is `cache.py`:\n```python\n", code, "Summarize this file.", 0.2
+    )
+    heads = ["class Client(t.Protocol):", "class Cache:"] + [
+        f"class Cache{i}(Cache):" for i in range(6)
+    ]
+    rows = out.split("\n")
+    assert all(h in rows for h in heads), out
+    # every class's members listed, the stubs' included
+    assert all(rows.count(f"    def {m}(self, key):") == 7 for m in ("load", "dump")), out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_a_typescript_map_keeps_type_aliases_before_member_signatures() -> None:
+    # Type aliases are definitions: in a map they come with the other top-level
+    # signatures, not after every method of the classes below them.
+    aliases = "".join(f"export type Mode{i} = 'a{i}' | 'b{i}' | 'c{i}'\n" for i in range(8))
+    aliases += (
+        "export type Options = {\n  mode: Mode0\n  retries: number\n  verbose: boolean\n}\n\n"
+    )
+    methods = "".join(
+        f"  method{k}(n: number): number {{\n    let acc = 0;\n"
+        + "".join(f"    acc = acc + {j} * n; // step {j}\n" for j in range(6))
+        + "    return acc;\n  }\n\n"
+        for k in range(14)
+    )
+    code = aliases + "export class Engine {\n" + methods + "}\n"
+    out, after, budget = _send("Here is `engine.ts`:\n```ts\n", code, "Summarize this file.", 0.15)
+    rows = out.split("\n")
+    assert all(f"export type Mode{i} = 'a{i}' | 'b{i}' | 'c{i}'" in rows for i in range(8)), out
+    assert "export type Options = {" in rows and "export class Engine {" in rows, out
+    assert clean_parse("typescript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
 # ------------------------------------------------- callees kept whole (the closure)
 
 # (tag, grammar, helpers, callee, focal name, focal): the focal calls the callee through a

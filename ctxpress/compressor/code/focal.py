@@ -35,7 +35,24 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
             named.append(unit)
         elif unit.name in focus.weak and len(unit.name) > 2:
             seed(unit, 2.0)
-    empties = [u for u in outline.units if u.kind == "func" and u.empty and not u.abstract]
+    # A stub of a protocol, or one a subclass in the file implements, is an interface,
+    # not a body to write.
+    implemented = {
+        (b, u.name)
+        for u in outline.units
+        if u.kind == "func" and u.owner and not u.empty
+        for b in outline.bases.get(u.owner, ())
+    }
+    interfaces = {c for c, bases in outline.bases.items() if _INTERFACES.intersection(bases)}
+    empties = [
+        u
+        for u in outline.units
+        if u.kind == "func"
+        and u.empty
+        and not u.abstract
+        and u.owner not in interfaces
+        and (u.owner, u.name) not in implemented
+    ]
     marked = [u for u in empties if u.empty == 2]
     # A base-class stub that a subclass in the file overrides is an interface, not the
     # task; unless the prose asks for code and the override has a body: then the stub is
@@ -99,6 +116,8 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     return seeds
 
 
+# Bases that make a class an interface: its empty methods are not bodies to write.
+_INTERFACES = frozenset({"Protocol", "ABC"})
 # Words of a request to write code (``Implement `f` ...``) rather than to explain it.
 _BUILD_WORDS = frozenset({"implement", "complete", "finish", "write", "fill"})
 _SUBWORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")

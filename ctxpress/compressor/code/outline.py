@@ -470,9 +470,10 @@ class _Builder:
             doc = _PY_STRING.match("\n".join(self.lines[unit.head_end + 1 : end]))
             if doc is None or end - unit.head_end - doc.group(0).count("\n") > 40:
                 return 0
+        python = self.spec.python
+        python = self.spec.python
         body = "\n".join(self.lines[unit.head_end + 1 : end])
         marked = bool(_NOT_IMPLEMENTED.search(body))
-        python = self.spec.python
         text = _LINE_COMMENT[python].sub("", body)
         if python:
             text = _PY_STRING.sub("", text)
@@ -701,6 +702,7 @@ class _Builder:
                 "enum_specifier",
                 "enum_declaration",
                 "interface_declaration",
+                "type_alias_declaration",
             ):
                 unit.kind = "class"
                 unit.scope = unit.defs[0] if unit.defs else None

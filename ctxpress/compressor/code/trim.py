@@ -74,7 +74,6 @@ class _Costs:
     ) -> None:
         self.o = outline
         self.count = count
-        self._line_tok: dict[str, int] = {}
         # One exact count of the whole file calibrates a per-character rate; the plan uses
         # estimates and the rendered result is counted exactly (see ``trim_outline``).
         chars = sum(len(line.lstrip()) for line in outline.lines)
@@ -563,12 +562,15 @@ def _steps(
         return (0 if u.owner in focal_owners else 1, depth, near)
 
     rest = sorted((u for u in outline.units if u not in reached), key=key)
-    # a map: the signatures of definitions, short statements, then imports
+    # a map: every definition's signature (a short one whole), outermost first; then
+    # other short statements, imports, whole bodies
     for u in rest:
         if u.kind in ("func", "class") and u.collapsible:
             steps.append((u, SIG))
         elif u.kind in ("class", "block") and u.children is not None:
             steps.append((u, OPEN))
+        elif u.kind in ("func", "class") and u.last - u.start < 3:
+            steps.append((u, FULL))
     steps.extend((u, FULL) for u in rest if u.kind != "import" and u.last - u.start < 3)
     steps.extend((u, FULL) for u in rest if u.kind == "import")
     for u in rest:
