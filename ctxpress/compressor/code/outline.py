@@ -26,8 +26,11 @@ from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 IDENT = re.compile(r"[A-Za-z_$][\w$]*")  # an identifier of any supported language
 _BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
 # ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``), read
-# overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get)
-_PAIR = re.compile(r"(?:([A-Za-z_$][\w$]*)|[)\]])\s*(?:\?\.|\.|::|->)\s*(?=([A-Za-z_$][\w$]*))")
+# overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get);
+# a name is read from its first letter only and never given back (linear in the text)
+_PAIR = re.compile(
+    r"(?:(?<![A-Za-z_$])([A-Za-z_$][\w$]*+)|[)\]])\s*(?:\?\.|\.|::|->)\s*(?=([A-Za-z_$][\w$]*))"
+)
 _PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
 PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
 # Python operations on ``self`` and the special method each one calls.
@@ -471,7 +474,16 @@ class _Builder:
             if doc is None or end - unit.head_end - doc.group(0).count("\n") > 40:
                 return 0
         python = self.spec.python
-        python = self.spec.python
+        # most bodies show they are not empty on their last line of code: no need to read
+        # the rest (a line ending in a quote or a comment may close a string or comment)
+        for r in range(end - 1, unit.head_end, -1):
+            last = _LINE_COMMENT[python].sub("", self.lines[r]).strip()
+            if last:
+                if not last.endswith(("'", '"', "*/")) and not (
+                    _PY_EMPTY if python else _BRACE_EMPTY
+                ).match(last):
+                    return 0
+                break
         body = "\n".join(self.lines[unit.head_end + 1 : end])
         marked = bool(_NOT_IMPLEMENTED.search(body))
         text = _LINE_COMMENT[python].sub("", body)
@@ -813,14 +825,15 @@ def _index(outline: Outline) -> None:
             outline.types.setdefault(unit.scope, []).append(unit)
         if unit.kind == "class" and unit.scope and not unit.defs:  # impl blocks
             outline.types.setdefault(unit.scope, []).append(unit)
-        if unit.kind == "func" and outline.spec.python:
-            text = "\n".join(outline.lines[unit.start : unit.last + 1])
+        if unit.kind != "func":
+            continue
+        text = "\n".join(outline.lines[unit.start : unit.last + 1])
+        if outline.spec.python and "global" in text:
             for names in _PY_GLOBAL.findall(text):
                 for name in IDENT.findall(names):
                     outline.top.setdefault(name, []).append(unit)
-        if unit.kind == "func" and unit.owner and outline.spec.name != "go":
+        if unit.owner and outline.spec.name != "go":
             pattern = PY_SELF_ASSIGN if outline.spec.python else _JS_THIS_ASSIGN
-            text = "\n".join(outline.lines[unit.start : unit.last + 1])
             for attr in set(pattern.findall(text)):
                 outline.attr_defs.setdefault((unit.owner, attr), []).append(unit)
 

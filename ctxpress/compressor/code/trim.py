@@ -16,6 +16,7 @@ references are in ``outline``, the choice of focal units in ``focal``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -76,16 +77,18 @@ class _Costs:
         self.count = count
         # One exact count of the whole file calibrates a per-character rate; the plan uses
         # estimates and the rendered result is counted exactly (see ``trim_outline``).
-        chars = sum(len(line.lstrip()) for line in outline.lines)
+        widths = [len(line.lstrip()) for line in outline.lines]
+        chars = sum(widths)
         total = count("\n".join(outline.lines)) if total is None else total
-        self.rate = max(0.05, (total - len(outline.lines)) / chars) if chars else 0.3
+        self.rate = rate = max(0.05, (total - len(outline.lines)) / chars) if chars else 0.3
+        # estimated tokens of rows [0, r): any run of rows costs one subtraction
+        self._upto = [0, *itertools.accumulate(int(w * rate) + 1 for w in widths)]
         self._full: dict[Unit, int] = {}
         self._sig: dict[Unit, int] = {}
         self._struct: dict[Unit, int] = {}
 
     def tok(self, a: int, b: int) -> int:
-        lines, rate = self.o.lines, self.rate
-        return sum(int(len(lines[r].lstrip()) * rate) + 1 for r in range(a, b + 1))
+        return self._upto[b + 1] - self._upto[a] if b >= a else 0
 
     def structural(self, u: Unit) -> int:
         n = self._struct.get(u)
