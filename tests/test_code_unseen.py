@@ -751,6 +751,25 @@ def test_a_typescript_map_keeps_type_aliases_before_member_signatures() -> None:
     assert after <= budget, (after, budget)
 
 
+def test_overload_stubs_give_way_to_the_definitions_in_a_map() -> None:
+    # `@overload` stubs repeat the signature of a function defined below them: a map
+    # lists every function once before it repeats any.
+    body = "".join(f"    total = total * 31 + {k}  # step {k}\n" for k in range(8))
+    code = "import typing as t\n\n\n"
+    for i in range(8):
+        for kind in ("int", "str", "bytes"):
+            code += f"@t.overload\ndef convert_{i}(value: {kind}, strict: bool = ...) -> {kind}:\n"
+            code += "    ...\n\n\n"
+        code += (
+            f"def convert_{i}(value, strict=False):\n    total = 0\n{body}    return total\n\n\n"
+        )
+    out, after, budget = _send("Here is `conv.py`:\n```python\n", code, "Summarize this file.", 0.1)
+    rows = out.split("\n")
+    assert all(f"def convert_{i}(value, strict=False):" in rows for i in range(8)), out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
 # ------------------------------------------------- callees kept whole (the closure)
 
 # (tag, grammar, helpers, callee, focal name, focal): the focal calls the callee through a

@@ -555,14 +555,18 @@ def _steps(
     reached = set(dist)
     focal_owners = {u.owner for u in seeds if u.owner}
 
-    def key(u: Unit) -> tuple[int, int, int]:
+    # overload stubs (`@overload`) of a function defined in the file repeat its signature
+    real = {(u.owner, u.name) for u in outline.units if u.kind == "func" and not u.abstract}
+
+    def key(u: Unit) -> tuple[bool, int, int, int]:
+        variant = u.abstract and u.kind == "func" and (u.owner, u.name) in real
         depth = 0
         p = u.parent
         while p is not None and p.kind != "root":
             depth += 1
             p = p.parent
         near = min(abs(u.start - r) for r in focal_rows) if seeds else u.order
-        return (0 if u.owner in focal_owners else 1, depth, near)
+        return (variant, 0 if u.owner in focal_owners else 1, depth, near)
 
     rest = sorted((u for u in outline.units if u not in reached), key=key)
     # a map: every definition's signature (a short one whole), outermost first; then
