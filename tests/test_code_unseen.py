@@ -770,6 +770,24 @@ def test_overload_stubs_give_way_to_the_definitions_in_a_map() -> None:
     assert after <= budget, (after, budget)
 
 
+def test_a_long_union_type_alias_collapses_to_its_first_member_in_a_map() -> None:
+    members = "".join(f"  | {{ type: 'event_{i}'; payload: Payload{i} }}\n" for i in range(30))
+    funcs = "".join(
+        f"export function handle{i}(e: Event): number {{\n  let n = 0;\n"
+        + "".join(f"  n += {k};\n" for k in range(6))
+        + "  return n;\n}\n\n"
+        for i in range(6)
+    )
+    code = f"export type Event =\n{members}\n{funcs}"
+    out, after, budget = _send("Here is `events.ts`:\n```ts\n", code, "Summarize this file.", 0.25)
+    rows = out.split("\n")
+    assert "export type Event =" in rows and "  | { type: 'event_0'; payload: Payload0 }" in rows
+    assert "  | { type: 'event_29'; payload: Payload29 }" not in rows, out
+    assert all(f"export function handle{i}(e: Event): number {{" in rows for i in range(6)), out
+    assert clean_parse("typescript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
 # ------------------------------------------------- callees kept whole (the closure)
 
 # (tag, grammar, helpers, callee, focal name, focal): the focal calls the callee through a

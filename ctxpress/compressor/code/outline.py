@@ -435,6 +435,28 @@ class _Builder:
                         nxt.append(c)  # Go: `T{` … `}`
             todo = nxt
 
+    def union_body(self, unit: Unit, core: Any) -> None:
+        """Make a type alias of a union written one member per line (``type X =`` /
+        ``| A`` / ``| B`` …) collapsible after its first member: the head still names the
+        type, and what is left of the union parses."""
+        lines, value = self.lines, core.child_by_field_name("value")
+        if value is None or value.type != "union_type":
+            return
+        while value.named_child_count and value.named_children[0].type == "union_type":
+            value = value.named_children[0]
+        if not value.named_child_count:
+            return
+        first = value.named_children[0]
+        row = end_row(first)
+        after = _suffix(lines, row, first.end_point[1]).strip()
+        if (
+            unit.start <= row < unit.last
+            and (not after or after.startswith(("//", "/*")))
+            and lines[row + 1].lstrip().startswith("|")
+            and not set(unit.defs) - set(IDENT.findall("\n".join(lines[unit.start : row + 1])))
+        ):
+            unit.head_end, unit.close, unit.indent = row, -1, indent_of(lines[row + 1])
+
     def python_body(self, unit: Unit, core: Any, body: Any) -> None:
         colon_row = -1
         for child in core.children:
@@ -703,6 +725,8 @@ class _Builder:
             body = self.find_body(core)
             if body is not None and not spec.python:
                 self.brace_body(unit, body)
+            if not unit.collapsible and ctype == "type_alias_declaration":
+                self.union_body(unit, core)
             if ctype in (
                 "struct_item",
                 "enum_item",
