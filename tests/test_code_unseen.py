@@ -788,6 +788,42 @@ def test_a_long_union_type_alias_collapses_to_its_first_member_in_a_map() -> Non
     assert after <= budget, (after, budget)
 
 
+# (tag, grammar, first line of a long value, its content line k, closing line, helper i,
+# focal): the focal uses the value, which must stay defined; collapsed between its
+# delimiters (CSS-in-JS template literal, Python help text) it still parses and leaves room.
+_LONG_VALUES: dict[str, tuple[str, str, str, str, str, str, str]] = {
+    "js-template-literal": (
+        "js", "javascript", "const enter = (f) => `",
+        "{k}% {{transform: translate3d(0,${{f * {k}}}%,0); opacity:.{k};}}", "`;",
+        "function helper{i}(n) {{\n  let acc = 0;\n{steps}  return acc;\n}}\n\n",
+        "export function animate(visible) {\n  return visible ? enter(1) : 'none';\n}\n",
+    ),
+    "python-string": (
+        "python", "python", 'import sys\n\nUSAGE = """',
+        "  --option-{k}  what option {k} does, in one line of help", '"""',
+        "def helper_{i}(n):\n    acc = 0\n{steps}    return acc\n\n\n",
+        "def animate(code=1):\n    print(USAGE, file=sys.stderr)\n    sys.exit(code)\n",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(_LONG_VALUES))
+def test_a_long_value_the_focal_uses_collapses_to_stay_in_budget(case: str) -> None:
+    tag, grammar, opening, line, closing, helper, focal = _LONG_VALUES[case]
+    content = "".join(line.format(k=k) + "\n" for k in range(40))
+    indent = "    " if grammar == "python" else "  "
+    steps = "".join(f"{indent}acc = acc + {k} * n\n" for k in range(8))
+    helpers = "".join(helper.format(i=i, steps=steps) for i in range(4))
+    code = f"{opening}\n{content}{closing}\n\n\n{helpers}{focal}"
+    post = "Why does `animate` return the wrong value?"
+    out, after, budget = _send(f"Here is my code:\n```{tag}\n", code, post, 0.15)
+    rows = out.split("\n")
+    assert focal in out and opening.split("\n")[-1] in rows and closing in rows, out
+    assert line.format(k=20) not in rows, out
+    assert clean_parse(grammar, out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
 # ------------------------------------------------- callees kept whole (the closure)
 
 # (tag, grammar, helpers, callee, focal name, focal): the focal calls the callee through a

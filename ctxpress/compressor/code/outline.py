@@ -237,7 +237,9 @@ def _suffix(lines: list[str], row: int, col: int) -> str:
 
 
 # Brackets a collapsible value opens and closes, and the fields leading to one.
-_CLOSE = {"{": "}", "[": "]", "(": ")"}
+# Delimiters a value may collapse between: brackets, and (their content elided) multi-line
+# JS template literals and Python strings.
+_CLOSE = {"{": "}", "[": "]", "(": ")", "`": "`", "string_start": "string_end"}
 _VALUE_FIELDS = frozenset({"right", "value", "arguments", "declarator", "declaration"})
 
 # Go: the import whose leading comment is the cgo preamble (C code, not documentation).
@@ -628,6 +630,8 @@ class _Builder:
                     "function_body",
                 ):
                     self.brace_body(unit, body)
+                elif body.type == "template_string":
+                    self.value_body(unit, body)  # `const css = (x) => \`` … \``
             head = "\n".join(
                 lines[unit.start : (unit.head_end if unit.collapsible else unit.start) + 1]
             )
