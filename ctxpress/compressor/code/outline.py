@@ -236,9 +236,8 @@ def _suffix(lines: list[str], row: int, col: int) -> str:
     return line[col:] if line.isascii() else line.encode()[col:].decode("utf-8", "replace")
 
 
-# Brackets a collapsible value opens and closes, and the fields leading to one.
-# Delimiters a value may collapse between: brackets, and (their content elided) multi-line
-# JS template literals and Python strings.
+# Delimiters a collapsible value opens and closes (brackets; multi-line JS template literals
+# and Python strings, their content elided), and the fields leading to one.
 _CLOSE = {"{": "}", "[": "]", "(": ")", "`": "`", "string_start": "string_end"}
 _VALUE_FIELDS = frozenset({"right", "value", "arguments", "declarator", "declaration"})
 
