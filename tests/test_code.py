@@ -559,6 +559,28 @@ def test_helper_just_before_an_empty_function_is_kept() -> None:
     assert helper.rstrip("\n") in out
 
 
+def test_a_long_helper_the_prose_names_beats_small_unnamed_candidates() -> None:
+    # Many one-line constants and short functions rank close to any helper; one the prose
+    # names is asked for: kept whole when it fits, else at least its signature.
+    steps = "".join(f"    if mode == {i}:\n        value = value * {i + 2}\n" for i in range(50))
+    helper = f"def normalize(value, mode):\n{steps}    return value\n"
+    code = (
+        "".join(f"LIMIT_{i} = {i * 7}\n" for i in range(60))
+        + "\n\n"
+        + "".join(f"def check_{i}(x):\n    return x < LIMIT_{i}\n\n\n" for i in range(60))
+        + helper
+        + "\n\ndef report(rows):\n    pass\n"
+    )
+    question = "Implement `report`: pass each row through `normalize` and sum them."
+    _, out = _trim(code, "python", question, 0.5)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert helper in out
+    _, tight = _trim(code, "python", question, 0.35)
+    assert clean_parse("python", tight.encode()) is not None, tight
+    assert "def normalize(value, mode):\n    ...\n" in tight
+    assert "def report(rows):\n    pass\n" in tight
+
+
 def test_file_name_in_backticks_is_not_a_symbol() -> None:
     focus, _ = extract_focus("Here is `boltons/setutils.py`:\nImplement `pop`.")
     assert "pop" in focus.strong

@@ -498,6 +498,8 @@ def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[U
 
 # Rank taken off a module-level function per function that calls it, and at most.
 _CALL_STEP, _CALL_MAX = 0.1, 0.5
+# A definition the prose names besides the focal one ranks as if this many times smaller.
+_NAMED_SIZE = 4
 
 
 def _steps(
@@ -507,10 +509,13 @@ def _steps(
     costs: _Costs,
     partial: dict[Unit, list[str]] | None = None,
     via: dict[Unit, Unit] | None = None,
+    named: frozenset[Unit] = frozenset(),
 ) -> list[tuple[Unit, int]]:
     """Upgrades in order of relevance: closure bodies (a cut body first where there is
-    one, ranked by its own size), then signatures, then other bodies. A body ranks no
-    earlier than the one it is reached through: what a callee uses is there for it."""
+    one, ranked by its own size), then signatures (of related units first), then other
+    bodies. A body ranks no
+    earlier than the one it is reached through: what a callee uses is there for it.
+    A definition the prose names (``named``) pays a fraction of its size: it was asked for."""
     steps: list[tuple[Unit, int]] = []
     # Module-level helpers many functions call are likely helpers of the focal one too.
     calls: dict[str, int] = {}
@@ -522,7 +527,7 @@ def _steps(
     def rank(u: Unit, d: float, size: int) -> float:
         if u.owner is None and u.kind == "func":
             d -= min(_CALL_MAX, _CALL_STEP * calls.get(u.name, 0))
-        return d + min(size, 4000) / 400
+        return d + min(size, 4000) / (400 * _NAMED_SIZE if u in named else 400)
 
     floor: dict[Unit, tuple[float, int]] = {}
 
@@ -551,6 +556,10 @@ def _steps(
         steps.append((u, mode))
         if mode == FULL and u.first < u.start:
             steps.append((u, BARE))  # if its leading comment does not fit too: without it
+        if mode == FULL and u in named:
+            steps.append((u, SIG))  # asked for: at least its signature
+    # what else is related but does not fit whole: its signature, before the map
+    steps.extend((u, SIG) for *_, mode, u in ranked if mode == FULL and u.kind in ("func", "class"))
     focal_rows = [u.start for u in seeds] or [0]
     reached = set(dist)
     focal_owners = {u.owner for u in seeds if u.owner}
@@ -640,6 +649,8 @@ def trim_outline(
     seeds = find_focal(outline, focus)
     focal = [u for u, d in seeds.items() if d == 0.0]
     empty = [f for f in focal if f.empty]
+    focal_names = {f.name for f in focal}
+    named_too = frozenset(u for u, d in seeds.items() if d == 1.0 and u.name not in focal_names)
     for u, d in rescored(outline, empty, focus).items():
         if d < seeds.get(u, 99.0):
             seeds[u] = d
@@ -654,7 +665,7 @@ def trim_outline(
                 dist[u] = named[s] + _USER_COST
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
-    steps = _steps(outline, dist, seeds, costs, partial, via)
+    steps = _steps(outline, dist, seeds, costs, partial, via, named_too)
     needed = required(outline, focal)
     partial |= required_parts(outline, focal, needed)
     target = budget
