@@ -937,3 +937,63 @@ def test_a_long_callee_comes_before_what_only_it_uses() -> None:
     assert focal in out and run in out, out
     assert clean_parse("python", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+def test_a_stub_whose_docstring_is_the_task_keeps_it() -> None:
+    # "Implement `decode_line`." says nothing of what to write: the stub's docstring is
+    # the specification and stays though it takes most of the room. Where the prose
+    # states the task itself, the docstring gives way to code the body may use.
+    steps = [
+        f"Step {i}: the codes are read in order and each one styles the text." for i in range(4)
+    ]
+    stub = (
+        "    def decode_line(self, line: str) -> Text:\n"
+        + '        """Decode a line containing ansi codes.\n\n'
+        + "".join(f"        {s}\n" for s in steps)
+        + '        """\n        # TODO: implement\n        raise NotImplementedError\n'
+    )
+    others = "".join(
+        f"    def other{i}(self, x):\n        y = x + {i}\n        z = y * 2\n"
+        + "        return z - 1\n\n"
+        for i in range(12)
+    )
+    code = (
+        "import sys\n\nfrom .text import Text\n\n\nclass AnsiDecoder:\n"
+        + "    def __init__(self):\n        self.style = None\n\n"
+        + others
+        + stub
+        + '\n\nif __name__ == "__main__":\n    decoder = AnsiDecoder()\n'
+        + "    for line in sys.stdin:\n        print(decoder.decode_line(line))\n"
+    )
+    head = "Here is my code:\n```python\n"
+    out, after, budget = _send(head, code, "Implement `decode_line`.", 0.34)
+    assert stub in out, out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+    told = "Implement `decode_line`. " + " ".join(steps)
+    out, after, budget = _send(head, code, told, 0.34)
+    assert steps[2] not in out and "    def decode_line(self, line: str) -> Text:\n" in out, out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
+
+
+def test_a_stub_keeps_its_body_without_a_leading_comment_that_does_not_fit() -> None:
+    # A budget smaller than the import and the stub the prose asks about: those stand,
+    # the doc comment goes first, the stub keeps its TODO body (not an elision).
+    doc = "/**\n" + "".join(
+        f" * Example {i}: the options are merged in order and each one is passed on.\n"
+        for i in range(20)
+    )
+    stub = "export function setDefaults(options) {\n  // TODO\n}\n"
+    code = (
+        "import {\n  getDefaults,\n  setDefaults as setInternalDefaults,\n}"
+        + ' from "./lib/defaults.js";\n\n'
+        + doc
+        + " */\n"
+        + stub
+        + "\n// Fallback for modularized imports:\nexport default setDefaults;\n"
+    )
+    assert clean_parse("javascript", code.encode()) is not None, "fixture must parse"
+    out, _, _ = _send("Here is my code:\n```js\n", code, "Implement `setDefaults`.", 0.05)
+    assert stub in out and "Example" not in out, out
+    assert clean_parse("javascript", out.encode()) is not None, out
