@@ -9,7 +9,8 @@ import pytest
 import ctxpress
 from ctxpress.compressor.code import extract_focus
 from ctxpress.compressor.code.fences import find_fences
-from ctxpress.compressor.code.languages import clean_parse
+from ctxpress.compressor.code.languages import clean_parse, detect
+from ctxpress.compressor.code.outline import build_outline, code_names
 
 
 def _filler(i: int, lang: str) -> str:
@@ -792,3 +793,59 @@ def test_code_with_a_lone_surrogate_is_left_as_is() -> None:
     result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
     assert not result.fail_open
     assert _block(result.messages)[1] == code
+
+
+def test_a_name_only_the_focal_docstring_mentions_is_not_forced_in() -> None:
+    # `TABLE` in the docstring is prose, not a use: the table is not kept for it.
+    table = "TABLE = {\n" + "".join(f"    'key{i}': {i * 11},\n" for i in range(60)) + "}\n\n\n"
+    code = (
+        table
+        + "".join(_filler(i, "python") for i in range(8))
+        + 'def lookup(registry, key):\n    """Look the key up in the registry, not in the old\n'
+        + '    TABLE; missing keys give None."""\n    return registry.get(key)\n'
+    )
+    result, out = _trim(code, "python", "Why does `lookup` return None?", 0.1)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert "def lookup(registry, key):" in out and "TABLE = {" not in out, out
+    assert result.budget is not None and result.tokens_after <= result.budget
+
+
+@pytest.mark.parametrize(
+    ("lang", "code", "used", "prose"),
+    [
+        (
+            "python",
+            'def f(c: "Client", n: Optional["Limit"]) -> int:\n'
+            '    """Unlike TABLE, reads REGISTRY."""\n'
+            "    # see LEGACY\n"
+            '    return len(f"{REGISTRY[c]}, {SEP!r}") + n\n',
+            {"Client", "Limit", "Optional", "REGISTRY", "SEP"},
+            {"TABLE", "LEGACY", "Unlike", "reads", "see"},
+        ),
+        (
+            "javascript",
+            "function f(c) {\n  // unlike TABLE\n  return `${REGISTRY[c]} ${SEP}` + 'LEGACY';\n}\n",
+            {"REGISTRY", "SEP", "c"},
+            {"TABLE", "LEGACY", "unlike"},
+        ),
+        (
+            "go",
+            'func f(c int) string {\n\t/* unlike TABLE */\n\treturn REGISTRY[c] + "LEGACY"\n}\n',
+            {"REGISTRY", "c", "string"},
+            {"TABLE", "LEGACY", "unlike"},
+        ),
+    ],
+)
+def test_code_names_leave_out_comments_and_strings(
+    lang: str, code: str, used: set[str], prose: set[str]
+) -> None:
+    # What a body really uses is what `required` keeps defined, whatever the budget:
+    # words of its comments and strings are not uses, a string type annotation and
+    # what a string interpolates are.
+    found = detect(code, lang)
+    assert found is not None
+    o = build_outline(found[0], code, found[1])
+    (f,) = [u for u in o.units if u.kind == "func"]
+    names = code_names(o, f)
+    assert used <= names, names
+    assert not prose & names, names

@@ -997,3 +997,44 @@ def test_a_stub_keeps_its_body_without_a_leading_comment_that_does_not_fit() -> 
     out, _, _ = _send("Here is my code:\n```js\n", code, "Implement `setDefaults`.", 0.05)
     assert stub in out and "Example" not in out, out
     assert clean_parse("javascript", out.encode()) is not None, out
+
+
+def test_a_docstring_the_prose_restates_gives_way_to_a_likely_helper() -> None:
+    # The prose says what the docstring says: the room goes to the helper every sibling
+    # uses (the body will likely use it too), not to the docstring a second time.
+    steps = [
+        f"Step {i}: scale reading {i} by the factor and add it to the total." for i in range(8)
+    ]
+    helper = (
+        "    def _scale(self, x):\n"
+        + "".join(f"        x = x * self.factor + {k}\n" for k in range(8))
+        + "        return x\n"
+    )
+    users = "".join(
+        f"    def use{i}(self, x):\n        return self._scale(x) + {i}\n\n" for i in range(10)
+    )
+    others = "".join(
+        f"    def other{i}(self, x):\n        y = x + {i}\n        z = y * 2\n"
+        + "        return z - 1\n\n"
+        for i in range(10)
+    )
+    stub = (
+        "    def total(self, readings):\n"
+        + '        """Sum the readings.\n\n'
+        + "".join(f"        {s}\n" for s in steps)
+        + '        """\n        pass\n'
+    )
+    code = (
+        "class Meter:\n    def __init__(self, factor):\n        self.factor = factor\n\n"
+        + others
+        + helper
+        + "\n"
+        + users
+        + stub
+    )
+    told = "Implement `total`. " + " ".join(steps)
+    out, after, budget = _send("Here is my code:\n```python\n", code, told, 0.4)
+    assert helper in out and steps[3] not in out, out
+    assert "    def total(self, readings):\n" in out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
+from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, code_names, refs
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
@@ -305,8 +305,7 @@ def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
             ):
                 out[u] = False
     for f in focal:
-        bare, _, _ = refs(outline, f)
-        for w in sorted(bare):
+        for w in sorted(code_names(outline, f)):
             # a named block (`const table = { … }`) stays too, collapsed
             cands = [
                 u

@@ -202,6 +202,7 @@ class Outline:
     attr_defs: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
     types: dict[str, list[Unit]] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)
+    tree: Any = None  # the syntax tree the units were read from
 
 
 @dataclass(frozen=True)
@@ -830,6 +831,7 @@ def build_outline(lang: str, code: str, tree: Any) -> Outline:
         child.parent = root
     outline = Outline(lang, builder.spec, lines, root, builder.units, builder.comment_rows)
     outline.bases = builder.bases
+    outline.tree = tree
     _index(outline)
     return outline
 
@@ -886,6 +888,60 @@ def refs(
         ):
             unit._implicit = frozenset(m for p, m in _PY_IMPLICIT if p.search(text))
     return unit._refs
+
+
+# Node types whose text is prose, not code: comments and string literals (what a string
+# interpolates is code again).
+_PROSE_NODE = re.compile(r"comment|string|char_literal|text_block")
+_CODE_IN_STRING = frozenset({"interpolation", "template_substitution", "string_interpolation"})
+
+
+def _split(outline: Outline, first: int, last: int) -> tuple[str, str]:
+    """Rows ``first`` to ``last`` twice: with their comments and string literals blanked
+    (code), and with all else blanked (prose). What a string interpolates is code, and so
+    is a string in a Python type annotation (``x: "Client"``)."""
+    rows = [line.encode() for line in outline.lines[first : last + 1]]
+    offset = list(itertools.accumulate((len(r) + 1 for r in rows), initial=0))
+    source = b"\n".join(rows)
+    code = bytearray(source)
+    prose = bytearray(b" " * len(source))
+
+    def at(point: tuple[int, int]) -> int:
+        row, col = point
+        if row < first:
+            return 0
+        return len(code) if row > last else min(len(code), offset[row - first] + col)
+
+    def walk(node: Any, annotation: bool) -> None:
+        for child in node.children:
+            if child.end_point[0] < first or child.start_point[0] > last:
+                continue
+            if _PROSE_NODE.search(child.type) and not annotation:
+                a, b = at(child.start_point), at(child.end_point)
+                code[a:b], prose[a:b] = b" " * (b - a), source[a:b]
+                for inner in child.children:
+                    if inner.type in _CODE_IN_STRING:
+                        a, b = at(inner.start_point), at(inner.end_point)
+                        code[a:b], prose[a:b] = source[a:b], b" " * (b - a)
+            else:
+                walk(child, annotation or child.type == "type")
+
+    if outline.tree is not None:
+        walk(outline.tree.root_node, False)
+    return code.decode(errors="replace"), prose.decode(errors="replace")
+
+
+def code_names(outline: Outline, unit: Unit) -> frozenset[str]:
+    """The bare names ``refs`` reads in ``unit``, less those only its comments and string
+    literals (a docstring) contain: the names it really uses."""
+    end = unit.last if unit.children is None else max(unit.start, unit.head_end)
+    code, _ = _split(outline, unit.start, end)
+    return refs(outline, unit)[0] & frozenset(_BARE.findall(code))
+
+
+def doc_text(outline: Outline, unit: Unit) -> str:
+    """The comments and string literals of ``unit``, its leading comment included."""
+    return _split(outline, unit.first, unit.last)[1]
 
 
 def _class_of(unit: Unit) -> str | None:

@@ -29,6 +29,7 @@ from ctxpress.compressor.code.outline import (
     Focus,
     Outline,
     Unit,
+    doc_text,
     end_row,
     indent_of,
     refs,
@@ -210,22 +211,23 @@ class _Plan:
 
 # Share of the budget a focal definition's documentation may take: its leading comment,
 # or the docstring that is all of a body still to be written. Where that documentation is
-# the only statement of the task (``spec``: the prose says little), it may take most.
+# the only statement of the task (``spec``: the prose says little), it may take most; so
+# may a stub without documentation (its body is the TODO the prose asks about).
 _FOCAL_DOC_SHARE, _SPEC_DOC_SHARE = 0.3, 0.8
-# The prose states the task itself when it has this share of the words of the stub's
-# documentation (DevEval's requirements, rewritten from the docstrings: 0.15 at least,
-# 0.3 or more in 115 tasks of 122; a bare "Implement `name`." 0.1 to 0.2).
-_TOLD = 0.2
+# The prose states the task itself when it uses this share of the words of the stub's
+# documentation, its name and TODO marker aside (DevEval's requirements, rewritten from
+# the docstrings: 0.14 at least; "Implement `name`." none).
+_TOLD = 0.1
+# Distance of the whole of a stub whose documentation the prose restates, as of a named unit.
+_TOLD_DIST = 1.0
+_MARKERS = frozenset(subwords("TODO FIXME implement implemented not yet"))
 
 
-def _spec_words(outline: Outline, u: Unit, said: set[str]) -> float:
-    """Share of the distinct words of ``u``'s documentation (leading comment, body) that
-    the prose uses too."""
-    rows = (
-        outline.lines[u.first : u.start] + outline.lines[max(u.start, u.head_end) + 1 : u.last + 1]
-    )
-    doc = set(subwords(" ".join(rows)))
-    return len(doc & said) / len(doc) if doc else 1.0
+def _spec_words(outline: Outline, u: Unit, said: set[str]) -> float | None:
+    """Share of the distinct words of ``u``'s documentation that the prose uses too
+    (``None``: it has none)."""
+    doc = set(subwords(doc_text(outline, u))) - _MARKERS - set(subwords(u.name))
+    return len(doc & said) / len(doc) if doc else None
 
 
 def _focal_mode(u: Unit, budget: int, costs: _Costs, spec: bool = False) -> int:
@@ -529,12 +531,14 @@ def _steps(
     partial: dict[Unit, list[str]] | None = None,
     via: dict[Unit, Unit] | None = None,
     named: frozenset[Unit] = frozenset(),
+    told: frozenset[Unit] = frozenset(),
 ) -> list[tuple[Unit, int]]:
     """Upgrades in order of relevance: closure bodies (a cut body first where there is
     one, ranked by its own size), then signatures (of related units first), then other
     bodies. A body ranks no
     earlier than the one it is reached through: what a callee uses is there for it.
-    A definition the prose names (``named``) pays a fraction of its size: it was asked for."""
+    A definition the prose names (``named``) pays a fraction of its size: it was asked for;
+    the whole of a stub whose documentation the prose restates (``told``) ranks with it."""
     steps: list[tuple[Unit, int]] = []
     # Module-level helpers many functions call are likely helpers of the focal one too.
     calls: dict[str, int] = {}
@@ -564,6 +568,8 @@ def _steps(
 
     ranked = []
     for u, d in dist.items():
+        if u in told:
+            d = _TOLD_DIST  # a docstring the prose restates: worth a named definition
         r, (f, n) = rank(u, d, costs.full(u)), floor_of(u)
         ranked.append((max(r, f), n, r, u.order, FULL, u))
     for u, rows in (partial or {}).items():
@@ -672,7 +678,9 @@ def trim_outline(
     empty = [f for f in focal if f.empty]
     focal_names = {f.name for f in focal}
     said = {w for n in focus.weak | focus.strong for w in subwords(n)}
-    specs = frozenset(f for f in empty if _spec_words(outline, f, said) < _TOLD)
+    shares = {f: _spec_words(outline, f, said) for f in empty}
+    specs = frozenset(f for f, r in shares.items() if r is None or r < _TOLD)
+    told = frozenset(f for f, r in shares.items() if r is not None and r >= _TOLD)
     named_too = frozenset(u for u, d in seeds.items() if d == 1.0 and u.name not in focal_names)
     for u, d in rescored(outline, empty, focus).items():
         if d < seeds.get(u, 99.0):
@@ -688,7 +696,7 @@ def trim_outline(
                 dist[u] = named[s] + _USER_COST
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
-    steps = _steps(outline, dist, seeds, costs, partial, via, named_too)
+    steps = _steps(outline, dist, seeds, costs, partial, via, named_too, told)
     needed = required(outline, focal)
     partial |= required_parts(outline, focal, needed)
     target = budget
