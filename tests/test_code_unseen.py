@@ -10,8 +10,11 @@ from __future__ import annotations
 import pytest
 
 import ctxpress
+from ctxpress.compressor.code import extract_focus
 from ctxpress.compressor.code.fences import find_fences
-from ctxpress.compressor.code.languages import clean_parse
+from ctxpress.compressor.code.focal import find_focal
+from ctxpress.compressor.code.languages import clean_parse, detect
+from ctxpress.compressor.code.outline import build_outline
 
 QUESTION = "Why does `{name}` return the wrong value?"
 
@@ -1038,3 +1041,32 @@ def test_a_docstring_the_prose_restates_gives_way_to_a_likely_helper() -> None:
     assert "    def total(self, readings):\n" in out
     assert clean_parse("python", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+@pytest.mark.parametrize(
+    ("marked", "prose", "focal"),
+    [
+        (False, "Summarize this file.", set()),
+        (False, "Please finish the code.", {"release"}),
+        (True, "Summarize this file.", {"fill"}),
+    ],
+)
+def test_an_unmarked_empty_body_is_the_task_only_when_code_is_asked_for(
+    marked: bool, prose: str, focal: set[str]
+) -> None:
+    # With nothing named, an empty function is as likely a deliberate no-op
+    # (`fn release(_: &Buf) {}`, bytes' `static_drop`) as a body to write: the map of
+    # the file is not cut around it unless the prose asks for code. A stub marked TODO
+    # is the task either way.
+    code = (
+        "pub struct Buf {\n    data: Vec<u8>,\n}\n\n"
+        + "fn release(_: &Buf) {\n    // nothing to release\n}\n\n"
+        + ("fn fill(b: &mut Buf) {\n    todo!()\n}\n\n" if marked else "")
+        + "pub fn size(b: &Buf) -> usize {\n    b.data.len()\n}\n"
+    )
+    found = detect(code, "rust")
+    assert found is not None
+    o = build_outline(found[0], code, found[1])
+    focus, _ = extract_focus(prose)
+    seeds = find_focal(o, focus)
+    assert {u.name for u, d in seeds.items() if d == 0.0} == focal

@@ -85,7 +85,9 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
         if len(marked) <= 3:
             for u in marked:
                 seed(u, 0.5)
-    elif len(empties) <= 2:
+    elif build and len(empties) <= 2:
+        # nothing named, code asked for: the few bodies still to write; without such a
+        # request an unmarked empty body is as likely a deliberate no-op (`fn drop() {}`)
         for u in empties:
             seed(u, 0.0)
     elif 0 < len(marked) <= 3:
