@@ -535,10 +535,10 @@ def _steps(
 ) -> list[tuple[Unit, int]]:
     """Upgrades in order of relevance: closure bodies (a cut body first where there is
     one, ranked by its own size), then signatures (of related units first), then other
-    bodies. A body ranks no
-    earlier than the one it is reached through: what a callee uses is there for it.
-    A definition the prose names (``named``) pays a fraction of its size: it was asked for;
-    the whole of a stub whose documentation the prose restates (``told``) ranks with it."""
+    bodies. A body ranks no earlier than the one it is reached through: what a callee
+    uses is there for it. A definition the prose names (``named``) pays a fraction of its
+    size: it was asked for; the whole of a stub whose documentation the prose restates
+    (``told``) ranks with it."""
     steps: list[tuple[Unit, int]] = []
     # Module-level helpers many functions call are likely helpers of the focal one too.
     calls: dict[str, int] = {}
@@ -681,7 +681,7 @@ def trim_outline(
     shares = {f: _spec_words(outline, f, said) for f in empty}
     specs = frozenset(f for f, r in shares.items() if r is None or r < _TOLD)
     told = frozenset(f for f, r in shares.items() if r is not None and r >= _TOLD)
-    named_too = frozenset(u for u, d in seeds.items() if d == 1.0 and u.name not in focal_names)
+    asked = frozenset(u for u, d in seeds.items() if d == 1.0 and u.name not in focal_names)
     for u, d in rescored(outline, empty, focus).items():
         if d < seeds.get(u, 99.0):
             seeds[u] = d
@@ -696,7 +696,7 @@ def trim_outline(
                 dist[u] = named[s] + _USER_COST
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
-    steps = _steps(outline, dist, seeds, costs, partial, via, named_too, told)
+    steps = _steps(outline, dist, seeds, costs, partial, via, asked, told)
     needed = required(outline, focal)
     partial |= required_parts(outline, focal, needed)
     target = budget
