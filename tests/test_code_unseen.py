@@ -1070,3 +1070,34 @@ def test_an_unmarked_empty_body_is_the_task_only_when_code_is_asked_for(
     focus, _ = extract_focus(prose)
     seeds = find_focal(o, focus)
     assert {u.name for u, d in seeds.items() if d == 0.0} == focal
+
+
+def test_with_half_the_file_in_room_a_long_likely_helper_beats_many_small_ones() -> None:
+    # Size counts against a body less the more of the file fits: with half of it in
+    # the budget, the long helper named like the stub is kept whole rather than giving
+    # its room to a dozen small regexes and path checks that are each a little likely.
+    helper = (
+        "def _parse_step_log_records(records):\n    result = {}\n"
+        + "".join(
+            f"    for record in records:\n        if record.get('kind') == 'k{k}':\n"
+            f"            result.setdefault('k{k}', []).append(record['message'].strip())\n"
+            for k in range(8)
+        )
+        + "    return result\n"
+    )
+    consts = "".join(
+        f"_STEP_{i}_RE = re.compile(r'^step {i}: (?P<value>\\d+) log line$')\n" for i in range(40)
+    )
+    checks = "".join(
+        f"def _log_path_{i}(path):\n    return path.endswith('.log{i}')\n\n" for i in range(20)
+    )
+    code = f"import re\n\n{consts}\n{checks}{helper}\n\ndef parse_step_log(lines):\n    pass\n"
+    prose = (
+        "Implement `parse_step_log`. It parses the step log lines into a dictionary"
+        " of records by kind."
+    )
+    out, after, budget = _send("Here is my code:\n```python\n", code, prose, 0.5)
+    assert helper in out, out
+    assert "def parse_step_log(lines):\n" in out
+    assert clean_parse("python", out.encode()) is not None, out
+    assert after <= budget, (after, budget)

@@ -521,6 +521,9 @@ def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[U
 _CALL_STEP, _CALL_MAX = 0.1, 0.5
 # A definition the prose names besides the focal one ranks as if this many times smaller.
 _NAMED_SIZE = 4
+# Tokens of size that cost as much rank as a 1.0 step of distance, with little of the file
+# in the budget; with a share ``s`` of it in, ``_SIZE_TOKENS / (1 - s)``.
+_SIZE_TOKENS = 400
 
 
 def _steps(
@@ -532,11 +535,13 @@ def _steps(
     via: dict[Unit, Unit] | None = None,
     named: frozenset[Unit] = frozenset(),
     told: frozenset[Unit] = frozenset(),
+    budget: int = 0,
 ) -> list[tuple[Unit, int]]:
     """Upgrades in order of relevance: closure bodies (a cut body first where there is
     one, ranked by its own size), then signatures (of related units first), then other
     bodies. A body ranks no earlier than the one it is reached through: what a callee
-    uses is there for it. A definition the prose names (``named``) pays a fraction of its
+    uses is there for it. Size counts against a body less the more of the file the
+    ``budget`` holds. A definition the prose names (``named``) pays a fraction of its
     size: it was asked for; the whole of a stub whose documentation the prose restates
     (``told``) ranks with it."""
     steps: list[tuple[Unit, int]] = []
@@ -547,10 +552,16 @@ def _steps(
             for w in refs(outline, u)[0]:
                 calls[w] = calls.get(w, 0) + 1
 
+    # The share of the file the budget leaves: the more of it fits, the less a unit's
+    # size should hold it back (with half the file in room, a likely 500-token helper
+    # is worth more than a dozen unlikely constants).
+    share = min(0.95, budget / max(1, costs.tok(0, len(outline.lines) - 1)))
+    per = _SIZE_TOKENS / (1 - share)
+
     def rank(u: Unit, d: float, size: int) -> float:
         if u.owner is None and u.kind == "func":
             d -= min(_CALL_MAX, _CALL_STEP * calls.get(u.name, 0))
-        return d + min(size, 4000) / (400 * _NAMED_SIZE if u in named else 400)
+        return d + min(size, 4000) / (per * _NAMED_SIZE if u in named else per)
 
     floor: dict[Unit, tuple[float, int]] = {}
 
@@ -696,7 +707,7 @@ def trim_outline(
                 dist[u] = named[s] + _USER_COST
     costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
-    steps = _steps(outline, dist, seeds, costs, partial, via, asked, told)
+    steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
     needed = required(outline, focal)
     partial |= required_parts(outline, focal, needed)
     target = budget
