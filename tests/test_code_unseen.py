@@ -1002,30 +1002,45 @@ def test_a_stub_keeps_its_body_without_a_leading_comment_that_does_not_fit() -> 
     assert clean_parse("javascript", out.encode()) is not None, out
 
 
-def test_a_docstring_the_prose_restates_gives_way_to_a_likely_helper() -> None:
+@pytest.mark.parametrize(
+    ("n_steps", "n_methods", "helper_lines", "share", "rest"),
+    [
+        (8, 10, 8, 0.4, "        pass\n"),  # a long docstring
+        # a short one: it would fit, but not beside the helper
+        (2, 40, 12, 0.1, "        # readings may be empty\n        pass\n"),
+        (2, 40, 12, 0.1, ""),  # the docstring is all of the body
+    ],
+)
+def test_a_docstring_the_prose_restates_gives_way_to_a_likely_helper(
+    n_steps: int, n_methods: int, helper_lines: int, share: float, rest: str
+) -> None:
     # The prose says what the docstring says: the room goes to the helper every sibling
-    # uses (the body will likely use it too), not to the docstring a second time.
+    # uses (the body will likely use it too), not to the docstring a second time. The
+    # rest of the stub stays as written (an elision where nothing else is left).
     steps = [
-        f"Step {i}: scale reading {i} by the factor and add it to the total." for i in range(8)
+        f"Step {i}: scale reading {i} by the factor and add it to the total."
+        for i in range(n_steps)
     ]
     helper = (
         "    def _scale(self, x):\n"
-        + "".join(f"        x = x * self.factor + {k}\n" for k in range(8))
+        + "".join(f"        x = x * self.factor + {k}\n" for k in range(helper_lines))
         + "        return x\n"
     )
     users = "".join(
-        f"    def use{i}(self, x):\n        return self._scale(x) + {i}\n\n" for i in range(10)
+        f"    def use{i}(self, x):\n        return self._scale(x) + {i}\n\n"
+        for i in range(n_methods)
     )
     others = "".join(
         f"    def other{i}(self, x):\n        y = x + {i}\n        z = y * 2\n"
         + "        return z - 1\n\n"
-        for i in range(10)
+        for i in range(n_methods)
     )
     stub = (
         "    def total(self, readings):\n"
         + '        """Sum the readings.\n\n'
         + "".join(f"        {s}\n" for s in steps)
-        + '        """\n        pass\n'
+        + '        """\n'
+        + rest
     )
     code = (
         "class Meter:\n    def __init__(self, factor):\n        self.factor = factor\n\n"
@@ -1036,9 +1051,9 @@ def test_a_docstring_the_prose_restates_gives_way_to_a_likely_helper() -> None:
         + stub
     )
     told = "Implement `total`. " + " ".join(steps)
-    out, after, budget = _send("Here is my code:\n```python\n", code, told, 0.4)
-    assert helper in out and steps[3] not in out, out
-    assert "    def total(self, readings):\n" in out
+    out, after, budget = _send("Here is my code:\n```python\n", code, told, share)
+    assert helper in out and steps[1] not in out, out
+    assert "    def total(self, readings):\n" + (rest or "        ...\n") in out
     assert clean_parse("python", out.encode()) is not None, out
     assert after <= budget, (after, budget)
 

@@ -170,7 +170,7 @@ class Unit:
     order: int = 0
     suite: int = 0  # which suite of the parent (if/else …) this member sits in
     header_words: frozenset[str] = frozenset()
-    body: Any = None  # Python methods: the body node, read for ``PART`` when needed
+    body: Any = None  # Python methods and stubs: the body node, read for ``PART`` when needed
     # Python methods: each ``self.attr = ...`` statement of the body as (attributes,
     # row segments to keep: enclosing headers, then the statement; True marks a header)
     _assigns: tuple[tuple[frozenset[str], tuple[tuple[int, int, bool], ...]], ...] | None = None
@@ -638,7 +638,7 @@ class _Builder:
             unit.abstract = bool(re.search(r"abstract|@(?:\w+\.)?overload\b", head))
             unit.header_words = frozenset(IDENT.findall(head))
             unit.empty = self.empty_body(unit)
-            if spec.python and unit.owner and unit.collapsible:
+            if spec.python and (unit.owner or unit.empty) and unit.collapsible:
                 unit.body = body
             if self.lang == "go" and core.type == "method_declaration":
                 recv = core.child_by_field_name("receiver")

@@ -209,17 +209,20 @@ class _Plan:
         return True
 
 
-# Share of the budget a focal definition's documentation may take: its leading comment,
-# or the docstring that is all of a body still to be written. Where that documentation is
-# the only statement of the task (``spec``: the prose says little), it may take most; so
-# may a stub without documentation (its body is the TODO the prose asks about).
+# Share of the budget a focal definition's documentation may take up front: its leading
+# comment, or the docstring that is all of a body still to be written. Where that
+# documentation is the only statement of the task (the prose says little), it may take
+# most; so may a stub without documentation (its body is the TODO the prose asks about).
+# Where the prose restates it (``told``), none: it is a second copy of the task, and
+# comes back only as it ranks (``_TOLD_DIST``); the rest of the stub stays.
 _FOCAL_DOC_SHARE, _SPEC_DOC_SHARE = 0.3, 0.8
 # The prose states the task itself when it uses this share of the words of the stub's
 # documentation, its name and TODO marker aside (DevEval's requirements, rewritten from
 # the docstrings: 0.14 at least; "Implement `name`." none).
 _TOLD = 0.1
-# Distance of the whole of a stub whose documentation the prose restates, as of a named unit.
-_TOLD_DIST = 1.0
+# Distance of the whole of a stub whose documentation the prose restates: that of a
+# helper about 2 % likely to be used (``usage``), behind the likelier ones.
+_TOLD_DIST = 2.0
 _MARKERS = frozenset(subwords("TODO FIXME implement implemented not yet"))
 
 
@@ -230,22 +233,23 @@ def _spec_words(outline: Outline, u: Unit, said: set[str]) -> float | None:
     return len(doc & said) / len(doc) if doc else None
 
 
-def _focal_mode(u: Unit, budget: int, costs: _Costs, spec: bool = False) -> int:
+def _focal_mode(
+    u: Unit, budget: int, costs: _Costs, share: float = _FOCAL_DOC_SHARE, told: bool = False
+) -> int:
     """``FULL`` for a focal definition, unless it is a class that does not fit (``OPEN``)
     or its documentation would crowd out what it uses: a body still to be written is
     then kept as its signature (``SIG``; the prose asks for it), a leading comment is
-    left out first (``BARE``, also when the whole does not fit). What stays is byte for
-    byte."""
+    left out first (``BARE``, also when the whole does not fit, or ``told``). What stays
+    is byte for byte."""
     full = costs.full(u)
     if u.children is not None and full > budget:
         return OPEN  # a focal class too long to keep whole: its header, members by relevance
-    share = _SPEC_DOC_SHARE if spec else _FOCAL_DOC_SHARE
     mode = FULL
     if u.first < u.start:
         lead = full - costs.tok(u.start, u.last)
-        if lead > share * budget or full > budget:
+        if told or lead > share * budget or full > budget:
             mode, full = BARE, full - lead
-    if u.empty and u.collapsible and full - costs.sig(u) > share * budget:
+    if u.empty and u.collapsible and full - costs.sig(u) > (budget if told else share * budget):
         return SIG
     return mode
 
@@ -440,6 +444,29 @@ def partial_body(outline: Outline, u: Unit, wanted: frozenset[str]) -> list[str]
     return out
 
 
+def without_docstring(outline: Outline, u: Unit) -> list[str] | None:
+    """A Python function's lines from its header on, its docstring left out (``None``:
+    it has none); an elision stands in where nothing else is left of the body."""
+    body = u.body
+    if not outline.spec.python or body is None or not body.named_children:
+        return None
+    first = body.named_children[0]
+    if not (
+        first.type == "expression_statement"
+        and first.named_child_count
+        and first.named_children[0].type in ("string", "concatenated_string")
+    ):
+        return None
+    a, b = first.start_point[0], end_row(first)
+    if a <= u.head_end:
+        return None  # written on the header's line: `def f(): "doc"`
+    lines = outline.lines
+    out = lines[u.start : a] + lines[b + 1 : u.last + 1]
+    if body.named_child_count == 1:
+        out.insert(a - u.start, indent_of(lines[a]) + "...")
+    return out
+
+
 def _balanced(line: str) -> bool:
     return sum(line.count(c) for c in "([{") == sum(line.count(c) for c in ")]}")
 
@@ -543,7 +570,7 @@ def _steps(
     uses is there for it. Size counts against a body less the more of the file the
     ``budget`` holds. A definition the prose names (``named``) pays a fraction of its
     size: it was asked for; the whole of a stub whose documentation the prose restates
-    (``told``) ranks with it."""
+    (``told``) ranks as a helper unlikely to be used."""
     steps: list[tuple[Unit, int]] = []
     # Module-level helpers many functions call are likely helpers of the focal one too.
     calls: dict[str, int] = {}
@@ -580,7 +607,7 @@ def _steps(
     ranked = []
     for u, d in dist.items():
         if u in told:
-            d = _TOLD_DIST  # a docstring the prose restates: worth a named definition
+            d = _TOLD_DIST  # a docstring the prose restates: a second copy of the task
         r, (f, n) = rank(u, d, costs.full(u)), floor_of(u)
         ranked.append((max(r, f), n, r, u.order, FULL, u))
     for u, rows in (partial or {}).items():
@@ -639,13 +666,20 @@ def plan_modes(
     needed: list[tuple[Unit, bool]],
     partial: dict[Unit, list[str]] | None = None,
     specs: frozenset[Unit] = frozenset(),
+    told: frozenset[Unit] = frozenset(),
 ) -> dict[Unit, int]:
     """Modes for every unit: focal bodies always (``specs``: stubs whose documentation
-    is the task), what they use (``needed``, from ``focal.required``) defined, then
-    ``steps`` while they fit."""
+    is the task; ``told``: stubs whose documentation the prose restates, kept without it,
+    their ``partial`` rendering where they have a docstring), what they use (``needed``,
+    from ``focal.required``) defined, then ``steps`` while they fit."""
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
-        plan.try_mode(u, _focal_mode(u, budget, costs, u in specs), budget, force=True)
+        if u in told and u in plan.partial:
+            mode = PART
+        else:
+            share = _SPEC_DOC_SHARE if u in specs else _FOCAL_DOC_SHARE
+            mode = _focal_mode(u, budget, costs, share, u in told)
+        plan.try_mode(u, mode, budget, force=True)
     # Every module-level name a focal body uses stays defined: a statement whole where
     # it fits, else (as a function or class always) the least that still defines it.
     for u, body in needed:
@@ -710,12 +744,16 @@ def trim_outline(
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
     needed = required(outline, focal)
     partial |= required_parts(outline, focal, needed)
+    for f in told:
+        rows = without_docstring(outline, f)
+        if rows is not None:
+            partial[f] = rows
     target = budget
     code = ""
     modes: dict[Unit, int] = {}
     tokens = 0
     for _ in range(4):
-        modes = plan_modes(outline, focal, steps, target, costs, needed, partial, specs)
+        modes = plan_modes(outline, focal, steps, target, costs, needed, partial, specs, told)
         code = render(outline, modes, partial)
         tokens = count(code)
         if tokens <= budget:
@@ -729,7 +767,7 @@ def trim_outline(
         # count grows with the run: a binary search. If the focal code and what it uses
         # overrun the budget alone, they stand without the elision lines nothing needs.
         def attempt(k: int, terse: bool = False) -> tuple[dict[Unit, int], str, int]:
-            m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, specs)
+            m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, specs, told)
             text = render(outline, m, partial, terse)
             return m, text, count(text)
 
