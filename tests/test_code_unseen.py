@@ -1116,3 +1116,31 @@ def test_with_half_the_file_in_room_a_long_likely_helper_beats_many_small_ones()
     assert "def parse_step_log(lines):\n" in out
     assert clean_parse("python", out.encode()) is not None, out
     assert after <= budget, (after, budget)
+
+
+def test_a_doc_comment_the_prose_restates_goes_and_the_todo_body_stays() -> None:
+    # JavaScript: the documentation is the leading comment; where the prose restates it,
+    # it is left out (the prose has it) and the stub's body, the TODO, stays as written.
+    steps = [
+        f"Step {i}: scale reading {i} by the factor and add it to the total." for i in range(2)
+    ]
+    helper = (
+        "function scale(x, factor) {\n"
+        + "".join(f"  x = x * factor + {k};\n" for k in range(12))
+        + "  return x;\n}\n"
+    )
+    users = "".join(
+        f"function use{i}(x) {{\n  return scale(x, 2) + {i};\n}}\n\n" for i in range(40)
+    )
+    others = "".join(
+        f"function other{i}(x) {{\n  const y = x + {i};\n  return y * 2 - 1;\n}}\n\n"
+        for i in range(40)
+    )
+    doc = "/**\n * Sum the readings.\n" + "".join(f" * {s}\n" for s in steps) + " */\n"
+    stub = "function total(readings) {\n  // TODO\n}\n"
+    told = "Implement `total`. " + " ".join(steps)
+    code = f"{others}{helper}\n{users}{doc}{stub}"
+    out, after, budget = _send("Here is my code:\n```javascript\n", code, told, 0.12)
+    assert helper in out and stub in out and steps[1] not in out, out
+    assert clean_parse("javascript", out.encode()) is not None, out
+    assert after <= budget, (after, budget)
