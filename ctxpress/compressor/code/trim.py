@@ -5,7 +5,8 @@ Each unit of the file's outline (see ``outline``) is rendered in one of five mod
 rendered by their own modes), ``PART`` (a Python method cut to its header and the
 ``self.attr = ...`` statements the focal code needs, with their enclosing
 ``if``/``for``/``try`` headers: where a constructor defines the data the focal method
-reads, without the rest of a long body), ``SIG`` (header lines verbatim, the body
+reads, without the rest of a long body; a long import list cut to the names used; a stub
+without the docstring the prose restates), ``SIG`` (header lines verbatim, the body
 replaced by one elision line) or ``DROP``. Runs of dropped members or statements leave
 one elision line (``...`` in Python, ``// …`` elsewhere), which also keeps every Python
 suite non-empty. Every kept line is a whole line of the input, byte for byte.
