@@ -666,19 +666,18 @@ def plan_modes(
     costs: _Costs,
     needed: list[tuple[Unit, bool]],
     partial: dict[Unit, list[str]] | None = None,
-    specs: frozenset[Unit] = frozenset(),
     told: frozenset[Unit] = frozenset(),
 ) -> dict[Unit, int]:
-    """Modes for every unit: focal bodies always (``specs``: stubs whose documentation
-    is the task; ``told``: stubs whose documentation the prose restates, kept without it,
-    their ``partial`` rendering where they have a docstring), what they use (``needed``,
-    from ``focal.required``) defined, then ``steps`` while they fit."""
+    """Modes for every unit: focal bodies always (a stub's documentation is the task,
+    unless the prose restates it: ``told`` stubs are kept without it, their ``partial``
+    rendering where they have a docstring), what they use (``needed``, from
+    ``focal.required``) defined, then ``steps`` while they fit."""
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
         if u in told and u in plan.partial:
             mode = PART
         else:
-            share = _SPEC_DOC_SHARE if u in specs else _FOCAL_DOC_SHARE
+            share = _SPEC_DOC_SHARE if u.empty else _FOCAL_DOC_SHARE
             mode = _focal_mode(u, budget, costs, share, u in told)
         plan.try_mode(u, mode, budget, force=True)
     # Every module-level name a focal body uses stays defined: a statement whole where
@@ -725,7 +724,6 @@ def trim_outline(
     focal_names = {f.name for f in focal}
     said = {w for n in focus.weak | focus.strong for w in subwords(n)}
     shares = {f: _spec_words(outline, f, said) for f in empty}
-    specs = frozenset(f for f, r in shares.items() if r is None or r < _TOLD)
     told = frozenset(f for f, r in shares.items() if r is not None and r >= _TOLD)
     asked = frozenset(u for u, d in seeds.items() if d == 1.0 and u.name not in focal_names)
     for u, d in rescored(outline, empty, focus).items():
@@ -754,7 +752,7 @@ def trim_outline(
     modes: dict[Unit, int] = {}
     tokens = 0
     for _ in range(4):
-        modes = plan_modes(outline, focal, steps, target, costs, needed, partial, specs, told)
+        modes = plan_modes(outline, focal, steps, target, costs, needed, partial, told)
         code = render(outline, modes, partial)
         tokens = count(code)
         if tokens <= budget:
@@ -768,7 +766,7 @@ def trim_outline(
         # count grows with the run: a binary search. If the focal code and what it uses
         # overrun the budget alone, they stand without the elision lines nothing needs.
         def attempt(k: int, terse: bool = False) -> tuple[dict[Unit, int], str, int]:
-            m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, specs, told)
+            m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, told)
             text = render(outline, m, partial, terse)
             return m, text, count(text)
 
