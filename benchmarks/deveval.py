@@ -10,6 +10,8 @@ first, into the same code budget; its output need not parse).
 
     .venv/bin/python benchmarks/deveval.py            # boltons 23.0.0 + Jinja2 3.1.2
     .venv/bin/python benchmarks/deveval.py --extended # + per-task verified mrjob, pyramid
+    .venv/bin/python benchmarks/deveval.py --ranker labels  # the planner's ceiling
+    .venv/bin/python benchmarks/deveval.py --ranker hand    # without the learned re-ranking
 
 Sources are fetched with ``pip download --no-deps --no-binary :all:`` into
 ``~/.cache/ctxpress/bench`` (outside the repository). Labels are read from
@@ -20,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
+import math
 import os
 import re
 import subprocess
@@ -31,8 +35,12 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import ctxpress
+from ctxpress.compressor.code import focal as code_focal
+from ctxpress.compressor.code import trim as code_trim
+from ctxpress.compressor.code import usage as code_usage
 from ctxpress.compressor.code.languages import clean_parse
 from ctxpress.tokens import get_counter, user_cache_dir
 
@@ -441,6 +449,47 @@ def oracle(task: Task, budget: int, count: Any) -> str:
     return "\n".join(lines[r] for r in sorted(chosen))
 
 
+# ---------------------------------------------------------------------------- rankers
+
+
+def ranked_by(ranker: str, task: Task) -> contextlib.AbstractContextManager[Any]:
+    """ctxpress with the likelihoods of the candidates for the empty body replaced.
+
+    ``labels``: the task's dependencies 0.95, every other candidate a fifth of what the
+    model says: what the planner keeps with a near-perfect ranking (its ceiling, below
+    the oracle by what a valid output needs: headers, the focal stub, elisions).
+    ``hand``: the hand-set distances of ``focal.predicted`` alone: what the model adds.
+    """
+    if ranker == "model":
+        return contextlib.nullcontext()
+    spans = [(a - 1, b - 1) for found in task.deps.values() for _, (a, b), _ in found]
+    learned = code_usage.rescored
+
+    def is_gold(u: Any) -> bool:
+        # a leaf holding a dependency's lines (a constructor for an attribute); a class
+        # only when it is itself the dependency, not when it holds one
+        if u.children is not None:
+            return any(a <= u.start and u.last <= b for a, b in spans)
+        return any(a <= u.last and u.start <= b for a, b in spans)
+
+    def by_labels(outline: Any, focal: Any, focus: Any) -> dict[Any, float]:
+        out = {}
+        for u, d in learned(outline, focal, focus).items():
+            p = math.exp(-(d - code_usage._BASE) / code_usage._SCALE)
+            p = 0.95 if is_gold(u) else 0.2 * p
+            out[u] = code_usage._BASE + code_usage._SCALE * -math.log(p)
+        return out
+
+    def by_hand(outline: Any, focal: Any, focus: Any) -> dict[Any, float]:
+        out: dict[Any, float] = {}
+        for f in focal:
+            for u, d in code_focal.predicted(outline, f, focus).items():
+                out[u] = min(d, out.get(u, 99.0))
+        return out
+
+    return mock.patch.object(code_trim, "rescored", by_labels if ranker == "labels" else by_hand)
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -448,8 +497,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--extended", action="store_true", help="add per-task verified mrjob, pyramid")
     ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument(
+        "--ranker",
+        choices=("model", "labels", "hand"),
+        default="model",
+        help="what ranks ctxpress's guesses for the empty body (see ranked_by)",
+    )
     args = ap.parse_args()
+    if args.out is None:
+        named = RESULTS.with_stem(f"deveval_{args.ranker}")
+        args.out = RESULTS if args.ranker == "model" else named
     if not DATA.exists():
         raise SystemExit(f"missing {DATA}: the DevEval labels come from ../shared/data")
     for line in DATA.read_text().splitlines():
@@ -473,7 +531,8 @@ def main() -> None:
             budget = base + int(f * code_tokens)
             msgs = [{"role": "user", "content": message(task, task.code, fence)}]
             t0 = time.perf_counter()
-            result = ctxpress.compress(msgs, budget=budget)
+            with ranked_by(args.ranker, task):
+                result = ctxpress.compress(msgs, budget=budget)
             ms = (time.perf_counter() - t0) * 1000
             out = extract(result.messages[-1]["content"], fence)
             outs = {
@@ -573,6 +632,7 @@ def main() -> None:
         "fractions": list(FRACTIONS),
         "projects": {p: {"requirement": (PRIMARY | EXTENDED)[p][0], **check[p]} for p in check},
         "tasks": len(tasks),
+        "ranker": args.ranker,
         "unresolved_deps": sorted({d for t in tasks for d in t.unresolved}),
         "summary": summary,
         "by_project": by_project,
