@@ -9,6 +9,8 @@ Prose around the blocks is never touched; a message is copied only if a block ch
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +31,8 @@ from ctxpress.messages import Message, last_user_index, message_text
 
 __all__ = ["CodeStage", "Focus", "extract_focus", "find_fences", "trim_code"]
 
+# What follows a file name a report cites by line: `x.py", line 3`, `x.c:3`, `X.java:3)`.
+_CITED = re.compile(r"\"?, line \d|:\d|\(\d")
 # A line this long holding most of the code is a minified bundle: trimming keeps whole lines.
 _MINIFIED = 2000
 
@@ -46,6 +50,9 @@ class _Block:
     filename: str | None
     indent: int = 0  # spaces of an indented fence (in a list item), taken off every line
     crlf: bool = False  # Windows line endings, read as "\n" and written back
+    # Python the running interpreter compiles: its trimmed output must compile too (tree-sitter
+    # accepts some code CPython rejects, e.g. a misindented elision); read when first needed
+    compiles: bool | None = None
 
 
 def _texts(msg: Message) -> list[tuple[int | None, str]]:
@@ -62,11 +69,19 @@ def _texts(msg: Message) -> list[tuple[int | None, str]]:
 
 
 def _fence_filename(text: str, fence: Fence) -> str | None:
+    """The file a block holds: named in its info string, else the last file named just
+    before it (`Here is `app.py`:`). A name with a line number is a report's reference; of
+    those (a trace and no other name) the first: the file the report is about, before
+    the library frames and header notes that follow it."""
     m = FILE_NAME.search(fence.info)
     if m:
         return m.group(1)
-    before = FILE_NAME.findall(text[max(0, fence.start - 300) : fence.start])
-    return before[-1] if before else None
+    window = text[max(0, fence.start - 300) : fence.start]
+    named: list[str] = []
+    cited: list[str] = []
+    for m in FILE_NAME.finditer(window):
+        (cited if _CITED.match(window, m.end()) else named).append(m.group(1))
+    return named[-1] if named else (cited[0] if cited else None)
 
 
 def _tool_paths(messages: list[Message]) -> dict[str, str]:
@@ -239,13 +254,17 @@ class CodeStage:
         focal: dict[int, str] = {}
         rows = _block_rows(blocks, refs)
         for _ in range(3):
+            sizes = [b.tokens for b in blocks]  # tokens of each block as it now stands
             for k, b in enumerate(blocks):
                 bf = Focus(focus.strong, focus.weak, focus.qualified, rows[k])
                 res = trim_outline(b.outline, bf, targets[k], ctx.counter.text, b.tokens)
                 if res.code == b.code or res.tokens_estimate >= b.tokens:
                     results.pop(k, None)
                     continue
-                if clean_parse(b.lang, res.code.encode()) is None:
+                sizes[k] = res.tokens_estimate
+                if clean_parse(b.lang, res.code.encode()) is None or (
+                    b.lang == "python" and not _compiles(res.code) and _input_compiles(b)
+                ):
                     ctx.note(f"m{b.msg}: {b.lang} block left as is (trimmed output did not parse)")
                     results.pop(k, None)
                     continue
@@ -255,12 +274,33 @@ class CodeStage:
             over = ctx.counter.messages(current) - ctx.budget
             if over <= 0:
                 break
-            targets = [max(1, t - over * t // max(1, sum(targets)) - 1) for t in targets]
+            # A block whose focal code alone overruns its share cannot give more: the
+            # blocks that met theirs take the whole cut, in proportion to their shares.
+            met = [k for k, t in enumerate(targets) if sizes[k] <= t] or list(range(len(blocks)))
+            pool = max(1, sum(targets[k] for k in met))
+            for k in met:
+                targets[k] = max(1, targets[k] - over * targets[k] // pool - 1)
         for k, b in enumerate(blocks):
             if k in results:
                 after = ctx.counter.text(results[k])
                 ctx.note(f"m{b.msg}: {b.lang} block {b.tokens}->{after} tokens; focal: {focal[k]}")
         return current
+
+
+def _compiles(code: str) -> bool:
+    """Whether CPython parses ``code`` (Python 2, or syntax newer than this interpreter's,
+    does not: such blocks are checked by tree-sitter alone)."""
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _input_compiles(b: _Block) -> bool:
+    if b.compiles is None:
+        b.compiles = _compiles(b.code)
+    return b.compiles
 
 
 def _dedent(code: str, indent: int) -> str | None:
@@ -272,7 +312,8 @@ def _dedent(code: str, indent: int) -> str | None:
     lines = code.splitlines(True)
     if any(line.strip() and not line.startswith(pad) for line in lines):
         return None
-    return "".join(line[indent:] if line.strip() else line.lstrip(" ") for line in lines)
+    # a blank line keeps the spaces past the fence's indent (a string literal may hold them)
+    return "".join(line[indent:] if line.startswith(pad) else line.lstrip(" ") for line in lines)
 
 
 def _block_rows(
@@ -297,6 +338,21 @@ def _block_rows(
     ]
 
 
+def _text_of(msg: Message, part: int | None) -> str:
+    return str(msg["content"] if part is None else msg["content"][part]["text"])
+
+
+def _indent(code: str, indent: int, original: str) -> str:
+    """``code`` put back in a fence indented ``indent`` spaces: every line, blank ones too
+    where all the original's blank lines had the indent (else those it was taken off)."""
+    pad = " " * indent
+    blank_pad = all(line.startswith(pad) for line in original.splitlines() if not line.strip())
+    return "".join(
+        pad + line if blank_pad or line.strip() or line.startswith(" ") else line
+        for line in code.splitlines(True)
+    )
+
+
 def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str]) -> list[Message]:
     """New message list with changed blocks spliced in; untouched messages are the originals."""
     edits: dict[tuple[int, int | None], list[tuple[int, int, str]]] = {}
@@ -304,15 +360,14 @@ def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str
         if k in results:
             new = results[k].replace("\n", "\r\n") if b.crlf else results[k]
             if b.indent:
-                pad = " " * b.indent
-                new = "".join(pad + line if line.strip() else line for line in new.splitlines(True))
+                new = _indent(new, b.indent, _text_of(messages[b.msg], b.part)[b.start : b.end])
             edits.setdefault((b.msg, b.part), []).append((b.start, b.end, new))
     if not edits:
         return list(messages)
     out = list(messages)
     for (i, part), spans in edits.items():
         msg = out[i]
-        text = msg["content"] if part is None else msg["content"][part]["text"]
+        text = _text_of(msg, part)
         pieces, pos = [], 0
         for s, e, new in sorted(spans):
             pieces.append(text[pos:s])

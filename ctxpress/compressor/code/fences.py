@@ -32,9 +32,10 @@ class Fence:
 
     @property
     def tag(self) -> str:
-        """First word of the info string (the language tag), lower-cased; ``{.py}`` unwrapped."""
+        """First word of the info string (the language tag), lower-cased; ``{.py}`` unwrapped,
+        rustdoc's attributes after a comma (``rust,ignore``) left off."""
         word = self.info.split(maxsplit=1)[0] if self.info else ""
-        return word.strip("{}").lstrip(".").lower()
+        return word.strip("{}").lstrip(".").split(",")[0].lower()
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

@@ -29,11 +29,15 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     for unit in outline.units:
         if unit.kind in ("stmt", "import") and focus.strong.intersection(unit.defs):
             seed(unit, 1.0)
-        if unit.kind not in ("func", "class") or not unit.name:
+        if unit.kind not in ("func", "class"):
             continue
-        if (unit.owner or "", unit.name) in focus.qualified or unit.name in focus.strong:
+        # a type definition (Go `type X struct`, a Rust or Java enum) is named by its first def
+        name = unit.name or (unit.defs[0] if unit.kind == "class" and unit.defs else "")
+        if not name:
+            continue
+        if (unit.owner or "", name) in focus.qualified or name in focus.strong:
             named.append(unit)
-        elif unit.name in focus.weak and len(unit.name) > 2:
+        elif name in focus.weak and len(name) > 2:
             seed(unit, 2.0)
     # A stub of a protocol, or one a subclass in the file implements, is an interface,
     # not a body to write.
@@ -77,7 +81,7 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     else:
         by_name: dict[str, list[Unit]] = {}
         for u in named:
-            by_name.setdefault(u.name, []).append(u)
+            by_name.setdefault(u.name or u.defs[0], []).append(u)
         for group in by_name.values():
             for u in group:
                 seed(u, 0.0 if len(group) <= 3 else 1.0)
@@ -93,8 +97,21 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     elif 0 < len(marked) <= 3:
         for u in marked:
             seed(u, 0.0)
-    if focus.rows:
-        for row in focus.rows:
+    # A name defined only inside a function body (a closure, a decorator's wrapper): the
+    # function around its definition is the focal one.
+    # Only a name defined once so (tests that each define their own `fn x` name none), and
+    # only without a file:line reference: a report's source line names what it calls.
+    rows = set(focus.rows)
+    unmatched = focus.strong - {u.name for u in outline.units} - {d for u in named for d in u.defs}
+    if unmatched and not rows:
+        inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
+        where: dict[str, list[int]] = {}
+        for r, line in enumerate(outline.lines):
+            for m in inner.finditer(line):
+                where.setdefault(next(g for g in m.groups() if g), []).append(r)
+        rows.update(found[0] for found in where.values() if len(found) == 1)
+    if rows:
+        for row in sorted(rows):
             best = None
             for u in outline.units:
                 if (
@@ -109,15 +126,32 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
     # equally close and drown the finer guesses about which of them the focal code uses.
     # So is a class whose constructor shares its name (Java, C++): it opens around it.
-    for f in [u for u, d in seeds.items() if d == 0.0]:
+    focal = [u for u, d in seeds.items() if d == 0.0]
+    for f in focal:
         for p in ancestors(f):
             if p in seeds and (
                 seeds[p] > 0.0 or p.name == f.name or (p.name, f.name) in focus.qualified
             ):
                 del seeds[p]
+    # A type defined apart from its methods (Go, Rust, C++ `Foo::bar`) and named beside a
+    # focal one (`(*valueNode).Report` in a panic): its definition is context, not focal.
+    owners = {f.owner for f in focal if f.owner}
+    for u in focal:
+        if u.kind == "class" and (u.name or u.defs[0]) in owners and u.children is None:
+            seeds[u] = 1.0
     return seeds
 
 
+# A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
+# an arrow function in a variable), Go, Rust (a closure too) and a C++ lambda; a plain
+# variable is not one.
+_NESTED_DEF = (
+    r"(?:\bdef|\bfunction\*?|\bfn|\bclass)\s+({0})\b"
+    r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?="
+    r"\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>)"
+    r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
+    r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
+)
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
 # Words of a request to write code (``Implement `f` ...``) rather than to explain it.

@@ -75,6 +75,7 @@ SPECS: dict[str, LangSpec] = {
         containers=_JS_CONTAINERS,
         wrappers=frozenset({"export_statement"}),
         imports=frozenset({"import_statement"}),
+        attributes=frozenset({"decorator"}),
         body_types=frozenset({"class_body", "statement_block", "object"}),
     ),
     "typescript": LangSpec(
@@ -86,6 +87,7 @@ SPECS: dict[str, LangSpec] = {
         bodied=frozenset({"enum_declaration", "type_alias_declaration"}),
         wrappers=frozenset({"export_statement", "ambient_declaration"}),
         imports=frozenset({"import_statement", "import_alias"}),
+        attributes=frozenset({"decorator"}),
         body_types=frozenset(
             {"class_body", "statement_block", "interface_body", "object_type", "enum_body"}
         ),

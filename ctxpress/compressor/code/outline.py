@@ -23,8 +23,8 @@ from typing import Any
 
 from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 
-IDENT = re.compile(r"[A-Za-z_$][\w$]*")  # an identifier of any supported language
-_BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)[A-Za-z_$][\w$]*")
+IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*")  # an identifier of any supported language
+_BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)(?:[^\W\d]|\$)[\w$]*")
 # ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``), read
 # overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get);
 # a name is read from its first letter only and never given back (linear in the text)
@@ -52,6 +52,13 @@ _PY_EMPTY = re.compile(r"^(pass|\.\.\.|raise NotImplementedError(\(.*\))?|return
 _BRACE_EMPTY = re.compile(
     r"^(return;?|todo!\(.*\);?|unimplemented!\(.*\);?|panic!?\(.*\);?"
     r"|throw new \w*Error\(.*\);?|throw \w*Exception\(.*\);?|throw new \w*Exception\(.*\);?)$"
+)
+# A placeholder a TODO stub returns (`// TODO Auto-generated method stub` + `return null;`,
+# Go's `return nil, nil`, Rust's `None`): the body is still to be written only when marked.
+_PLACEHOLDER = re.compile(
+    r"^(?:return\s+)?(?:null|nil|None|nullptr|NULL|undefined|0|-1|false|False|true|True"
+    r"|\"\"|''|\[\]|\{\}|Ok\(\(\)\)|Default::default\(\))"
+    r"(?:\s*,\s*(?:null|nil|0|false|\"\"|err))*;?$"
 )
 _PY_STRING = re.compile(
     r"^\s*[rRuUbBfF]{0,2}(\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\n]*\"|'[^'\n]*')", re.M
@@ -98,8 +105,41 @@ _NAME_TYPES = frozenset(
         "constant",
     }
 )
+# C/C++ declarators that wrap the one holding a function's name (`&f()`, `(*f(int))(int)`).
+_WRAPPING_DECLARATORS = frozenset(
+    {
+        "function_declarator",
+        "pointer_declarator",
+        "reference_declarator",
+        "parenthesized_declarator",
+        "attributed_declarator",
+    }
+)
+
+
+def _declared(decl: Any) -> Any:
+    """The name node a C/C++ declarator declares, through the declarators around it: the
+    name of `const std::string &Config::get(…)` is `Config::get`, not its last parameter."""
+    for _ in range(12):
+        if decl is None or decl.type not in _WRAPPING_DECLARATORS:
+            return decl
+        inner = decl.child_by_field_name("declarator")
+        if inner is None:  # `&` and `( )` wrap their declarator without a field name
+            inner = next((c for c in decl.named_children if c.type != "type_qualifier"), None)
+        decl = inner
+    return decl
+
+
+def _holds_function(member: Any, functions: frozenset[str]) -> bool:
+    """Whether an object literal's member is a method (`save() {…}`, `save: () => …`)."""
+    if member.type in functions:
+        return True
+    value = member.child_by_field_name("value") if member.type == "pair" else None
+    return value is not None and value.type in functions
+
+
 # Field names under which a statement declares what it defines.
-_DECL_FIELDS = ("name", "declarator", "left")
+_DECL_FIELDS = ("name", "declarator", "left", "property")
 _DECL_DESCEND = frozenset(
     {
         "expression_statement",
@@ -280,14 +320,12 @@ class _Builder:
         name_node = core.child_by_field_name("name")
         owner = None
         if name_node is None:
-            decl = core.child_by_field_name("declarator")
-            while decl is not None and decl.child_by_field_name("declarator") is not None:
-                decl = decl.child_by_field_name("declarator")
-            name_node = decl
+            name_node = _declared(core.child_by_field_name("declarator"))
         if core.type == "method_declaration" and self.lang == "go":
             recv = core.child_by_field_name("receiver")
             if recv is not None:
-                words = IDENT.findall(node_text(recv))
+                # `(s *Stack[T])`: the type, not its parameter
+                words = IDENT.findall(node_text(recv).split("[")[0])
                 owner = words[-1] if words else None
         if core.type == "impl_item":
             typ = core.child_by_field_name("type")
@@ -295,6 +333,21 @@ class _Builder:
             return "", words[0] if words else None
         if name_node is None:
             return "", owner
+        if name_node.type == "qualified_identifier":
+            # `Registry<S>::size`, `a::B::f`: the owner is the last scope's type name
+            while name_node.type == "qualified_identifier":
+                scope = name_node.child_by_field_name("scope")
+                inner = name_node.child_by_field_name("name")
+                if inner is None:
+                    break
+                if scope is not None:
+                    base = IDENT.findall(node_text(scope).split("<")[0].split("::")[-1])
+                    owner = base[-1] if base else owner
+                name_node = inner
+        if name_node.type in ("template_function", "template_method"):
+            name_node = name_node.child_by_field_name("name") or name_node
+        if name_node.type in ("operator_name", "operator_cast"):
+            return "operator", owner
         text = node_text(name_node)
         if "::" in text:
             parts = [p for p in re.split(r"::", text) if p]
@@ -334,6 +387,13 @@ class _Builder:
                     if right is not None and right.type in spec.functions | spec.containers:
                         words = IDENT.findall(node_text(left)) if left is not None else []
                         return right, (words[-1] if words else None)
+                break
+            if core.type in ("field_definition", "public_field_definition"):
+                # a class field holding a function (`handleSubmit = (e) => { … }`): a method
+                value = core.child_by_field_name("value")
+                key = core.child_by_field_name("property") or core.child_by_field_name("name")
+                if value is not None and value.type in spec.functions and key is not None:
+                    return value, node_text(key)
                 break
             if core.type == "pair":
                 value, key = core.child_by_field_name("value"), core.child_by_field_name("key")
@@ -500,12 +560,13 @@ class _Builder:
         python = self.spec.python
         # most bodies show they are not empty on their last line of code: no need to read
         # the rest (a line ending in a quote or a comment may close a string or comment)
+        empty = _PY_EMPTY if python else _BRACE_EMPTY
         for r in range(end - 1, unit.head_end, -1):
             last = _LINE_COMMENT[python].sub("", self.lines[r]).strip()
             if last:
                 if not last.endswith(("'", '"', "*/")) and not (
-                    _PY_EMPTY if python else _BRACE_EMPTY
-                ).match(last):
+                    empty.match(last) or _PLACEHOLDER.match(last)
+                ):
                     return 0
                 break
         body = "\n".join(self.lines[unit.head_end + 1 : end])
@@ -513,14 +574,12 @@ class _Builder:
         text = _LINE_COMMENT[python].sub("", body)
         if python:
             text = _PY_STRING.sub("", text)
-            rest = [ln.strip() for ln in text.splitlines() if ln.strip()]
-            ok = all(_PY_EMPTY.match(ln) for ln in rest)
-        else:
-            rest = [ln.strip() for ln in text.splitlines() if ln.strip()]
-            ok = all(_BRACE_EMPTY.match(ln) for ln in rest)
-            marked = marked and ok
-        if not ok:
-            return 0
+        rest = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        if not all(empty.match(ln) for ln in rest):
+            # a marked stub may return a placeholder; unmarked, that is a real body
+            return 2 if marked and all(_PLACEHOLDER.match(ln) for ln in rest) else 0
+        if not python and not marked:
+            return 1
         return 2 if marked or any("NotImplemented" in ln for ln in rest) else 1
 
     def innermost_namespace(self, core: Any) -> Any:
@@ -597,14 +656,36 @@ class _Builder:
                     inner = node.named_children[0]
                     if inner.type == "assignment_expression":
                         obj = inner.child_by_field_name("right") or obj
-                elif node.type in ("lexical_declaration", "variable_declaration"):
-                    decls = [c for c in node.named_children if c.type == "variable_declarator"]
+                elif core.type in ("lexical_declaration", "variable_declaration"):
+                    # (`export const table = { … }` too: ``core`` is inside the export)
+                    decls = [c for c in core.named_children if c.type == "variable_declarator"]
                     value = decls[0].child_by_field_name("value") if len(decls) == 1 else None
+                    # exported: opened only for its methods, as a module's API
+                    if (
+                        core is not node
+                        and value is not None
+                        and value.type == "object"
+                        and not any(
+                            _holds_function(c, spec.functions) for c in value.named_children
+                        )
+                    ):
+                        value = None
                     obj = value if value is not None else obj
                     if value is not None and value.type == "object":
                         # `const table = { … }` still defines `table`
                         var = decls[0].child_by_field_name("name")
                         var_name = node_text(var) if var is not None else None
+                elif node.type == "pair":
+                    # `methods: { save() { … } }` (a Vue component): its methods are units
+                    # (a table of data stays one statement)
+                    value, key = node.child_by_field_name("value"), node.child_by_field_name("key")
+                    if (
+                        value is not None
+                        and value.type == "object"
+                        and key is not None
+                        and any(_holds_function(c, spec.functions) for c in value.named_children)
+                    ):
+                        obj, var_name = value, node_text(key).strip("\"'")
                 if obj.type == "object":
                     core, ctype, wrapped = obj, "object_body", obj
         if ctype in spec.imports or node.type in spec.imports:

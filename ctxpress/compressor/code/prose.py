@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ctxpress.compressor.code.outline import Focus
+from ctxpress.compressor.code.outline import IDENT, Focus
 
 _EXTS = r"py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|java|rs|c|h|cc|cpp|cxx|hpp|hh|hxx"
 FILE_NAME = re.compile(rf"([\w./\\-]*[\w-]+\.(?:{_EXTS}))\b")
@@ -26,8 +26,8 @@ _PY_FRAME = re.compile(r'File "[^"]+", line \d+, in ([A-Za-z_]\w*)')
 # `at pkg.Class.method(`, `at Class.method (`, `at name (`: the frame's method and owner
 _AT_FRAME = re.compile(r"\bat (?:new |async )?((?:[\w$]+\.)*)([A-Za-z_$][\w$]*) ?\(")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
-_QUALIFIED = re.compile(r"([A-Za-z_]\w*)(?:\.|::|#)([A-Za-z_]\w*)")
-_CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
+_QUALIFIED = re.compile(r"([^\W\d]\w*)(?:\.|::|#)([^\W\d]\w*)")
+_CALL = re.compile(r"\b([^\W\d]\w*)\(")
 _CODE_SHAPED = re.compile(r"\b(\w*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b")
 _WORD = re.compile(r"[A-Za-z_]\w{2,}")
 
@@ -48,7 +48,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
     scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", prose))
     for span in _BACKTICK.findall(scan):
-        strong.update(re.findall(r"[A-Za-z_$][\w$]*", span))
+        strong.update(IDENT.findall(span))
         qualified.update(_QUALIFIED.findall(span))
     strong.update(_CALL.findall(scan))
     strong.update(_CODE_SHAPED.findall(scan))

@@ -268,9 +268,9 @@ def render(
     marker_text = "..." if python else "// …"
     out: list[str] = []
 
-    def blank() -> None:
+    def blank(line: str) -> None:
         if out and out[-1].strip():
-            out.append("")
+            out.append(line)  # as written: a blank line may hold spaces, or a `\r`
 
     def structural(a: int, b: int) -> bool:
         emitted = False
@@ -282,7 +282,7 @@ def render(
                 out.append(line)
                 emitted = True
             else:
-                blank()
+                blank(line)
         return emitted
 
     def emit(u: Unit) -> None:
@@ -486,11 +486,19 @@ def required_parts(
         if u.children is not None:
             continue
         rows = list(range(u.start, u.last + 1))
-        if u.kind == "import" and u.last > u.start + 1:
+        # the statement's first line, after its attributes (`#[cfg(…)]`, decorators)
+        head = u.start
+        while head < u.last and lines[head].lstrip().startswith(("#[", "@")):
+            head += 1
+        if u.kind == "import" and u.last > head + 1:
             wanted = used.intersection(u.defs)
-            keep = [r for r in rows[1:-1] if wanted.intersection(IDENT.findall(lines[r]))]
+            keep = [
+                r
+                for r in rows[head - u.start + 1 : -1]
+                if wanted.intersection(IDENT.findall(lines[r]))
+            ]
             if all(_balanced(lines[r]) for r in keep):
-                rows = [u.start, *keep, u.last]
+                rows = [*range(u.start, head + 1), *keep, u.last]
         if len(rows) < u.last - u.first + 1:
             out[u] = [lines[r] for r in rows]
     return out
@@ -786,7 +794,8 @@ def trim_outline(
     kept = sum(1 for u in outline.units if modes.get(u) == FULL)
     collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
-    names = [f"{u.owner}.{u.name}" if u.owner else u.name for u in focal]
+    labels = [u.name or (u.defs[0] if u.defs else "") for u in focal]
+    names = [f"{u.owner}.{n}" if u.owner else n for u, n in zip(focal, labels, strict=True)]
     return TrimResult(code, names, tokens, kept, collapsed, dropped)
 
 

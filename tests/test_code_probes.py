@@ -1,0 +1,327 @@
+"""Code-stage cases from probing with what users paste: the forms a focal definition
+takes in each language, the bytes of blank lines, Python the interpreter rejects, and
+budgets shared by several blocks. All through the public ``ctxpress.compress``."""
+
+from __future__ import annotations
+
+import pytest
+
+import ctxpress
+from ctxpress.compressor.code.fences import find_fences
+from ctxpress.compressor.code.languages import clean_parse
+
+FILLERS = {
+    "go": "func helper{i}(x int) int {\n\ty := x * {i}\n\tfor j := 0; j < y; j++ {\n"
+    "\t\ty += j % 7\n\t}\n\treturn y\n}\n\n",
+    "rust": "fn helper{i}(x: u32) -> u32 {\n    let mut y = x * {i};\n"
+    "    for j in 0..y {\n        y += j % 7;\n    }\n    y\n}\n\n",
+    "java": "    int helper{i}(int x) {\n        int y = x * {i};\n"
+    "        for (int j = 0; j < y; j++) {\n            y += j % 7;\n        }\n"
+    "        return y;\n    }\n\n",
+    "cpp": "int helper{i}(int x) {\n    int y = x * {i};\n    for (int j = 0; j < y; j++) {\n"
+    "        y += j % 7;\n    }\n    return y;\n}\n\n",
+    "c": "int helper{i}(int x)\n{\n    int y = x * {i};\n    for (int j = 0; j < y; j++)\n"
+    "        y += j % 7;\n    return y;\n}\n\n",
+    "js": "  m{i}(a, b) {\n    const r = a * {i} + b;\n    return r > 10 ? r : -r;\n  }\n",
+    "python": "def helper{i}(a, b):\n    r = a * {i} + b\n    return r if r > 10 else -r\n\n\n",
+}
+
+
+def _fill(lang: str, n: int = 12) -> str:
+    return "".join(FILLERS[lang].replace("{i}", str(i)) for i in range(n))
+
+
+def _send(
+    prose: str, tag: str, code: str, share: float, after: str = ""
+) -> tuple[str, ctxpress.CompressResult]:
+    """The code block of the answer, and the result, at ``share`` of the message's tokens."""
+    msgs = [{"role": "user", "content": f"{prose}\n\n```{tag}\n{code}```\n{after}"}]
+    res = ctxpress.compress(msgs, budget=int(ctxpress.count_tokens(msgs) * share), stages=["code"])
+    text = res.messages[0]["content"]
+    fence = find_fences(text)[0]
+    return text[fence.code_start : fence.code_end], res
+
+
+# (language tag, prose, code, a line of the focal definition that a map would not keep)
+FOCAL_FORMS = {
+    # C++ names behind the declarators around them: a returned reference, a returned
+    # function pointer, a template specialisation, a conversion operator's class
+    "cpp-reference-return": (
+        "cpp",
+        "Why does `Config::get` return a dangling reference?",
+        _fill("cpp")
+        + "const std::string &Config::get(const std::string &key) const {\n"
+        + "    auto it = values_.find(key);\n    return it->second;\n}\n",
+        "const std::string &Config::get(const std::string &key) const {",
+    ),
+    "c-function-pointer-return": (
+        "c",
+        "Why does `get_handler` crash for signal 0?",
+        _fill("c")
+        + "int (*get_handler(int sig))(int)\n{\n    if (sig < 0)\n        return 0;\n"
+        + "    return table[sig];\n}\n",
+        "int (*get_handler(int sig))(int)",
+    ),
+    "cpp-template-specialisation": (
+        "cpp",
+        "Why does `append` overrun the buffer?",
+        _fill("cpp")
+        + "template <> void Buffer::append<char>(char c) {\n    data_[size_] = c;\n"
+        + "    size_ += 2;\n}\n",
+        "    size_ += 2;",
+    ),
+    # type definitions are focal by their name
+    "go-interface": (
+        "go",
+        "Should the `Store` interface also have a Close method?",
+        "package main\n\n"
+        + _fill("go")
+        + "type Store interface {\n\tGet(k string) ([]byte, error)\n"
+        + "\tSet(k string, v []byte) error\n}\n",
+        "type Store interface {",
+    ),
+    "rust-struct": (
+        "rust",
+        "Why is `Settings` not `Send`?",
+        _fill("rust")
+        + "pub struct Settings {\n    pub name: String,\n    pub hooks: Vec<Rc<Hook>>,\n}\n",
+        "pub struct Settings {",
+    ),
+    "java-enum": (
+        "java",
+        "Add a BLUE constant to `Color`.",
+        "public class Palette {\n"
+        + _fill("java")
+        + "    enum Color {\n        RED, GREEN;\n    }\n}\n",
+        "        RED, GREEN;",
+    ),
+    # a TODO stub that returns a placeholder is still the body to write
+    "java-eclipse-stub": (
+        "java",
+        "Can you finish the stubbed method?",
+        "public class Parser {\n"
+        + _fill("java")
+        + "    public Node parseExpression(String src) {\n"
+        + "        // TODO Auto-generated method stub\n        return null;\n    }\n}\n",
+        "    public Node parseExpression(String src) {",
+    ),
+    "go-todo-returns-nil": (
+        "go",
+        "Please implement the missing function.",
+        "package main\n\n"
+        + _fill("go")
+        + "func ParseConfig(path string) (*Config, error) {\n\t// TODO\n\treturn nil, nil\n}\n",
+        "func ParseConfig(path string) (*Config, error) {",
+    ),
+    # a JS class field holding an arrow function is a method
+    "js-class-field-arrow": (
+        "js",
+        "Why does `handleSubmit` reload the page?",
+        "class Form {\n"
+        + _fill("js", 10)
+        + "  handleSubmit = (e) => {\n    e.preventDefault();\n"
+        + "    return this.m3(1, 2);\n  };\n}\n",
+        "  handleSubmit = (e) => {",
+    ),
+    # methods of an object literal inside an object (a Vue component) or exported
+    "js-vue-methods": (
+        "js",
+        "Why does `save` not persist?",
+        'export default {\n  name: "TodoList",\n  methods: {\n'
+        + _fill("js", 10).replace("  }\n", "  },\n").replace("\n  ", "\n    ")
+        + "    save(item) {\n      this.items.push(item);\n    },\n  },\n};\n",
+        "    save(item) {",
+    ),
+    "ts-exported-object-methods": (
+        "ts",
+        "Why does `has` return true for hidden?",
+        "".join(
+            f"export function helper{i}(a: number): number {{\n  return a * {i};\n}}\n\n"
+            for i in range(12)
+        )
+        + "export const traps = {\n  get(t: any, p: string) {\n    return t[p];\n  },\n"
+        + '  has(t: any, p: string) {\n    return p in t && p !== "hidden";\n  },\n};\n',
+        "  has(t: any, p: string) {",
+    ),
+    # a name defined only inside a function: the function around it
+    "python-nested-function": (
+        "python",
+        "Why does `attempt` return None after the last retry?",
+        "def retry(times):\n    def decorate(fn):\n        def attempt(*args):\n"
+        + "            for _ in range(times):\n                try:\n"
+        + "                    return fn(*args)\n                except OSError:\n"
+        + "                    continue\n        return attempt\n    return decorate\n\n\n"
+        + _fill("python"),
+        "                    continue",
+    ),
+    # a name in another script
+    "go-non-ascii-name": (
+        "go",
+        "Why does `计算总数` return a negative number?",
+        "package main\n\n"
+        + _fill("go")
+        + "func 计算总数(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts -= x\n\t}\n"
+        + "\treturn s\n}\n",
+        "func 计算总数(xs []int) int {",
+    ),
+}
+TAG_LANG = {"js": "javascript", "ts": "typescript"}
+SHARE = 0.2
+
+
+@pytest.mark.parametrize("case", sorted(FOCAL_FORMS))
+def test_the_definition_the_prose_asks_about_is_kept(case: str) -> None:
+    tag, prose, code, line = FOCAL_FORMS[case]
+    out, res = _send(prose, tag, code, SHARE)
+    assert out != code, "the block was not trimmed"
+    assert line in out.split("\n")
+    assert clean_parse(TAG_LANG.get(tag, tag), out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_nested_name_defined_in_several_functions_names_none() -> None:
+    # each test defines its own `fn x`: naming `x` says nothing about which test
+    tests = "".join(
+        f"#[test]\nfn case{i}() {{\n    fn x(v: u32) -> u32 {{\n        v + {i}\n    }}\n"
+        f"    assert_eq!(x({i}), {2 * i});\n}}\n\n"
+        for i in range(8)
+    )
+    _, res = _send("Why does `x` fail?", "rust", _fill("rust", 4) + tests, 0.3)
+    assert "focal: none" in res.stages[0].notes[0]
+    assert not res.over_budget
+
+
+def test_a_type_whose_method_a_trace_names_is_context_not_focal() -> None:
+    # `(*valueNode).Report` names the type as the receiver of the focal method: its
+    # long definition must not be forced in whole
+    fields = "".join(f"\tField{i} map[string][]int // field {i}\n" for i in range(40))
+    code = (
+        "package cmp\n\n"
+        + _fill("go", 6)
+        + f"type valueNode struct {{\n{fields}}}\n\n"
+        + "func (n *valueNode) Report() int {\n\treturn len(n.Field1)\n}\n"
+    )
+    trace = (
+        "panic: runtime error\n\ngoroutine 1 [running]:\n"
+        "cmp.(*valueNode).Report(...)\n\t/src/cmp/report_value.go:{row} +0x1d\n"
+    ).format(row=code.split("\n").index("\treturn len(n.Field1)") + 1)
+    msgs = [
+        {
+            "role": "user",
+            "content": f"I get this:\n```\n{trace}```\nHere is `report_value.go`:\n"
+            f"```go\n{code}```\nWhat is wrong?",
+        }
+    ]
+    budget = int(ctxpress.count_tokens(msgs) * 0.3)
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    assert "func (n *valueNode) Report() int {" in res.messages[0]["content"]
+    assert res.tokens_after <= budget
+
+
+@pytest.mark.parametrize("indent", [0, 3])
+def test_whitespace_only_lines_are_kept_byte_for_byte(indent: int) -> None:
+    code = _fill("python") + 'def banner():\n    return """Hello\n    \n    World"""\n'
+    pad = " " * indent
+    block = "".join(pad + line for line in code.splitlines(True))
+    prose = "Why does `banner` print a blank line?"
+    msgs = [{"role": "user", "content": f"{prose}\n\n{pad}```python\n{block}{pad}```\n"}]
+    res = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 3, stages=["code"])
+    out = res.messages[0]["content"]
+    assert "    r = a * 5 + b" not in out, "not trimmed"
+    kept = pad + '    return """Hello\n' + pad + "    \n" + pad + '    World"""'
+    assert kept in out
+    # every line of the answer's block is a line of the question's, blank ones too
+    block_lines = set(block.split("\n"))
+    fence = find_fences(out)[0]
+    shown = [x for x in out[fence.code_start : fence.code_end].split("\n") if x.strip() != "..."]
+    assert set(shown) <= block_lines
+
+
+def test_python_the_interpreter_rejects_is_checked_by_tree_sitter_alone() -> None:
+    # Python 2: tree-sitter reads it, CPython does not; trimming still applies
+    code = _fill("python") + "def process(path):\n    print 'reading', path\n    return 1\n"
+    out, _ = _send("Help me port `process` to Python 3.", "python", code, 0.3)
+    assert "    print 'reading', path" in out.split("\n")
+    assert clean_parse("python", out.encode()) is not None
+
+
+def test_trimmed_python_must_compile_where_the_input_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # an output tree-sitter accepts but CPython rejects (a misindented elision) is refused
+    from ctxpress.compressor.code import trim
+
+    real = trim.render
+
+    def misindent(*args: object, **kwargs: object) -> str:
+        text = real(*args, **kwargs)  # type: ignore[arg-type]
+        return text + "\n  ...\n"  # an elision out of line: tree-sitter reads it
+
+    monkeypatch.setattr(trim, "render", misindent)
+    code = _fill("python") + "def target(a):\n    return helper3(a, 1)\n"
+    out, res = _send("Why does `target` fail?", "python", code, 0.3)
+    assert out == code
+    assert any("did not parse" in n for n in res.stages[0].notes)
+
+
+def test_blocks_sharing_a_budget_give_what_an_overlong_focal_block_cannot() -> None:
+    big = (
+        "package a\n\nfunc Focal(x int) int {\n"
+        + "".join(f"\tx = x*{i} + {i}\n" for i in range(60))
+        + "\treturn x\n}\n"
+    )
+    other = "package b\n\n" + _fill("go", 25)
+    msgs = [
+        {"role": "user", "content": f"```go\n{big}```\n\n```go\n{other}```"},
+        {"role": "user", "content": "Why does `Focal` overflow?"},
+    ]
+    for budget in (800, 900):
+        res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+        assert res.tokens_after <= budget
+        assert "func Focal(x int) int {" in res.messages[0]["content"]
+
+
+def test_a_rustdoc_fence_tag_with_attributes_names_the_language() -> None:
+    code = _fill("rust") + "fn target(x: u32) -> u32 {\n    helper3(x) + 1\n}\n"
+    out, _ = _send("Why does `target` overflow?", "rust,ignore", code, 0.3)
+    assert out != code
+    assert "fn target(x: u32) -> u32 {" in out
+
+
+def test_a_trace_names_its_file_before_the_library_frames_that_follow() -> None:
+    code = (
+        "#include <stdio.h>\n\n"
+        + _fill("c")
+        + 'void report(long total)\n{\n    int width = 8;\n    printf("%*d\\n", width, total);\n}\n'
+    )
+    row = code.split("\n").index('    printf("%*d\\n", width, total);') + 1
+    err = (
+        f"main.c:{row}:31: warning: format specifies type 'int' but the argument has type 'long'\n"
+        "/usr/include/stdio.h:356:12: note: 'printf' declared here\n"
+    )
+    msgs = [{"role": "user", "content": f"clang says:\n\n{err}\n```c\n{code}```"}]
+    res = ctxpress.compress(msgs, budget=120, stages=["code"])
+    assert "void report(long total)" in res.messages[0]["content"]
+
+
+def test_a_long_import_under_an_attribute_keeps_its_first_line() -> None:
+    # the list is cut to the names the focal uses; the `use … {` line after the
+    # attribute must stay with it
+    names = "".join(
+        f"    parsers::module{i}::{{parse_item_{i}, ParseItem{i}}},\n" for i in range(30)
+    )
+    code = (
+        '#[cfg(feature = "alloc")]\nuse crate::{\n'
+        + names
+        + "    lib::std::string::String,\n};\n\n"
+        + _fill("rust")
+        + "fn target(x: u32) -> String {\n    String::from(helper3(x).to_string())\n}\n"
+    )
+    out, _ = _send("Why does `target` allocate?", "rust", code, 0.1)
+    assert out != code
+    lines = out.split("\n")
+    assert lines[:4] == [
+        '#[cfg(feature = "alloc")]',
+        "use crate::{",
+        "    lib::std::string::String,",
+        "};",
+    ]
+    assert clean_parse("rust", out.encode()) is not None
