@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import ctxpress
+from ctxpress.compressor.code import extract_focus
 from ctxpress.compressor.code.fences import find_fences
 from ctxpress.compressor.code.languages import clean_parse
 
@@ -325,3 +326,59 @@ def test_a_long_import_under_an_attribute_keeps_its_first_line() -> None:
         "};",
     ]
     assert clean_parse("rust", out.encode()) is not None
+
+
+def test_a_capitalised_name_inside_a_sentence_is_a_name() -> None:
+    focus, _ = extract_focus("Please explain what Transitioner does. Then fix it, Parser too.")
+    assert {"Transitioner", "Parser"} <= focus.strong
+    assert "Please" not in focus.strong and "Then" not in focus.strong
+
+
+def test_a_python_traceback_names_its_block_by_the_last_frame() -> None:
+    # the first frame is the entry script; the last is the file the error is in
+    code = _fill("python", 10) + (
+        "class Reader:\n    def load(self, path):\n        data = open(path).read()\n"
+        "        return self.decode(data)\n\n\n"
+        "class Writer:\n    def load(self, path):\n        data = open(path).read()\n"
+        "        return self.decode(data)\n"
+    )
+    row = code.split("\n").index("class Writer:") + 4
+    trace = (
+        'Traceback (most recent call last):\n  File "/app/main.py", line 3, in <module>\n'
+        f'    run()\n  File "/app/pkg/io.py", line {row}, in load\n'
+        "    return self.decode(data)\nAttributeError: no attribute decode\n"
+    )
+    out, res = _send(trace, "python", code, 0.3)
+    note = res.stages[0].notes[0]
+    assert "Writer.load" in note and "helper" not in note  # not main.py's line 3
+    assert "class Writer:" in out.split("\n")
+
+
+def test_a_long_function_around_a_nested_name_is_not_forced_past_the_budget() -> None:
+    body = "".join(
+        f"  const v{i} = compute(args[{i}], wait * {i});\n"
+        f"  if (v{i} > maxWait) {{ timerId = setTimeout(run, v{i}); }}\n"
+        for i in range(30)
+    )
+    code = (
+        "function debounce(func, wait, options) {\n  let timerId, maxWait = 0;\n"
+        "  function shouldInvoke(time) {\n    return time - lastCallTime >= wait;\n  }\n"
+        + body
+        + "  return debounced;\n}\n\n"
+        + "".join(f"function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(8))
+    )
+    _, res = _send("Why does `shouldInvoke` return false on the first call?", "js", code, 0.2)
+    assert not res.over_budget
+
+
+def test_no_elision_comes_before_a_future_import() -> None:
+    code = (
+        '"""A module whose docstring runs long.\n\n'
+        + "".join(f"Line {i} of the description of this module.\n" for i in range(30))
+        + '"""\n\nfrom __future__ import annotations\n\nimport os\n\n\n'
+        + _fill("python")
+    )
+    out, _ = _send("Overview please.", "python", code, 0.6)
+    assert out != code
+    assert "from __future__ import annotations" in out.split("\n")
+    compile(out, "<trimmed>", "exec")

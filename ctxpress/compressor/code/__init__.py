@@ -33,6 +33,7 @@ __all__ = ["CodeStage", "Focus", "extract_focus", "find_fences", "trim_code"]
 
 # What follows a file name a report cites by line: `x.py", line 3`, `x.c:3`, `X.java:3)`.
 _CITED = re.compile(r"\"?, line \d|:\d|\(\d")
+_PY_TRACEBACK = "Traceback (most recent call last)"
 # A line this long holding most of the code is a minified bundle: trimming keeps whole lines.
 _MINIFIED = 2000
 
@@ -72,7 +73,8 @@ def _fence_filename(text: str, fence: Fence) -> str | None:
     """The file a block holds: named in its info string, else the last file named just
     before it (`Here is `app.py`:`). A name with a line number is a report's reference; of
     those (a trace and no other name) the first: the file the report is about, before
-    the library frames and header notes that follow it."""
+    the library frames and header notes that follow it (of a Python traceback, which
+    lists the outermost call first, the last)."""
     m = FILE_NAME.search(fence.info)
     if m:
         return m.group(1)
@@ -81,7 +83,10 @@ def _fence_filename(text: str, fence: Fence) -> str | None:
     cited: list[str] = []
     for m in FILE_NAME.finditer(window):
         (cited if _CITED.match(window, m.end()) else named).append(m.group(1))
-    return named[-1] if named else (cited[0] if cited else None)
+    if named or not cited:
+        return named[-1] if named else None
+    # a Python traceback lists the outermost call first: its last frame is the file
+    return cited[-1] if _PY_TRACEBACK in window else cited[0]
 
 
 def _tool_paths(messages: list[Message]) -> dict[str, str]:

@@ -98,10 +98,11 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
         for u in marked:
             seed(u, 0.0)
     # A name defined only inside a function body (a closure, a decorator's wrapper): the
-    # function around its definition is the focal one.
+    # function around its definition is focal if short, else a name the prose uses (kept
+    # whole where it fits: a focal module wrapper would be forced whole past any budget).
     # Only a name defined once so (tests that each define their own `fn x` name none), and
     # only without a file:line reference: a report's source line names what it calls.
-    rows = set(focus.rows)
+    rows, nested = set(focus.rows), set()
     unmatched = focus.strong - {u.name for u in outline.units} - {d for u in named for d in u.defs}
     if unmatched and not rows:
         inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
@@ -109,19 +110,19 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
         for r, line in enumerate(outline.lines):
             for m in inner.finditer(line):
                 where.setdefault(next(g for g in m.groups() if g), []).append(r)
-        rows.update(found[0] for found in where.values() if len(found) == 1)
-    if rows:
-        for row in sorted(rows):
-            best = None
-            for u in outline.units:
-                if (
-                    u.kind == "func"
-                    and u.start <= row <= u.last
-                    and (best is None or u.last - u.start < best.last - best.start)
-                ):
-                    best = u
-            if best is not None:
-                seed(best, 0.0)
+        nested = {found[0] for found in where.values() if len(found) == 1}
+    for row in sorted(rows | nested):
+        best = None
+        for u in outline.units:
+            if (
+                u.kind == "func"
+                and u.start <= row <= u.last
+                and (best is None or u.last - u.start < best.last - best.start)
+            ):
+                best = u
+        if best is not None:
+            long = row in nested and best.last - best.start >= _NESTED_FOCAL_ROWS
+            seed(best, 1.0 if long else 0.0)
     # A class named because a focal method sits in it (``self: IndexedSet``,
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
     # equally close and drown the finer guesses about which of them the focal code uses.
@@ -152,6 +153,8 @@ _NESTED_DEF = (
     r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
 )
+# Rows of a function around a nested definition the prose names, up to which it is focal.
+_NESTED_FOCAL_ROWS = 40
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
 # Words of a request to write code (``Implement `f` ...``) rather than to explain it.

@@ -30,6 +30,7 @@ _QUALIFIED = re.compile(r"([^\W\d]\w*)(?:\.|::|#)([^\W\d]\w*)")
 _CALL = re.compile(r"\b([^\W\d]\w*)\(")
 _CODE_SHAPED = re.compile(r"\b(\w*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b")
 _WORD = re.compile(r"[A-Za-z_]\w{2,}")
+_PROPER = re.compile(r"(?<=[a-z,] )[A-Z][a-z]+[a-z0-9]*\b")
 
 
 def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]:
@@ -56,6 +57,8 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     qualified.update(_QUALIFIED.findall(scan))
     for _, b in qualified:
         strong.add(b)
+    # a capitalised word inside a sentence is a name (`what Transitioner does`)
+    strong.update(_PROPER.findall(scan))
     weak = set(_WORD.findall(scan)) - strong
     return Focus(frozenset(strong), frozenset(weak), frozenset(qualified)), refs
 

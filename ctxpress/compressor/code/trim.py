@@ -323,6 +323,10 @@ def render(
             structural(cur, u.last)
 
     emit(outline.root)
+    if python:
+        # nothing but a docstring may come before `from __future__`: not an elided one
+        future = next((i for i, x in enumerate(out) if x.startswith("from __future__")), 0)
+        out[:future] = [x for x in out[:future] if x != marker_text]
     while out and not out[-1].strip():
         out.pop()
     while out and not out[0].strip():
