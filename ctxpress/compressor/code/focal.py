@@ -103,6 +103,7 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     # Only a name defined once so (tests that each define their own `fn x` name none), and
     # only without a file:line reference: a report's source line names what it calls.
     rows, nested = set(focus.rows), set()
+    located: set[Unit] = set()
     unmatched = focus.strong - {u.name for u in outline.units} - {d for u in named for d in u.defs}
     if unmatched and not rows:
         inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
@@ -123,6 +124,13 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
         if best is not None:
             long = row in nested and best.last - best.start >= _NESTED_FOCAL_ROWS
             seed(best, 1.0 if long else 0.0)
+            if row in rows:
+                located.add(best)
+    # A frame's name (`in load`) with its line: the definition the line is in, not its
+    # namesakes in other classes.
+    for u in named:
+        if seeds.get(u) == 0.0 and u not in located and any(v.name == u.name for v in located):
+            seeds[u] = 1.0
     # A class named because a focal method sits in it (``self: IndexedSet``,
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
     # equally close and drown the finer guesses about which of them the focal code uses.
