@@ -354,7 +354,7 @@ def test_a_python_traceback_names_its_block_by_the_last_frame() -> None:
     assert "class Writer:" in out.split("\n")
 
 
-def test_a_long_function_around_a_nested_name_is_not_forced_past_the_budget() -> None:
+def test_a_long_function_around_a_nested_name_is_cut_around_it() -> None:
     body = "".join(
         f"  const v{i} = compute(args[{i}], wait * {i});\n"
         f"  if (v{i} > maxWait) {{ timerId = setTimeout(run, v{i}); }}\n"
@@ -367,8 +367,38 @@ def test_a_long_function_around_a_nested_name_is_not_forced_past_the_budget() ->
         + "  return debounced;\n}\n\n"
         + "".join(f"function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(8))
     )
-    _, res = _send("Why does `shouldInvoke` return false on the first call?", "js", code, 0.2)
+    out, res = _send("Why does `shouldInvoke` return false on the first call?", "js", code, 0.2)
     assert not res.over_budget
+    lines = out.split("\n")
+    assert lines[:2] == ["function debounce(func, wait, options) {", "  // …"]
+    assert "    return time - lastCallTime >= wait;" in lines
+    assert clean_parse("javascript", out.encode()) is not None
+
+
+def test_a_long_python_function_around_a_nested_name_is_cut_around_it() -> None:
+    body = "".join(
+        f"    v{i} = compute(args[{i}], wait * {i})\n"
+        f"    if v{i} > limit:\n        timer = schedule(run, v{i})\n"
+        for i in range(20)
+    )
+    code = (
+        "def debounce(func, wait):\n    limit = 0\n\n    def should_invoke(time):\n"
+        "        since = time - last_call\n        return since >= wait\n\n"
+        + body
+        + "    return debounced\n\n\n"
+        + _fill("python", 8)
+    )
+    out, res = _send("Why does `should_invoke` return False?", "python", code, 0.2)
+    assert not res.over_budget
+    assert out.split("\n")[:6] == [
+        "def debounce(func, wait):",
+        "    ...",
+        "    def should_invoke(time):",
+        "        since = time - last_call",
+        "        return since >= wait",
+        "    ...",
+    ]
+    compile(out, "<trimmed>", "exec")
 
 
 def test_no_elision_comes_before_a_future_import() -> None:
@@ -382,3 +412,18 @@ def test_no_elision_comes_before_a_future_import() -> None:
     assert out != code
     assert "from __future__ import annotations" in out.split("\n")
     compile(out, "<trimmed>", "exec")
+
+
+def test_a_long_function_around_a_nested_name_it_cannot_cut_is_not_forced() -> None:
+    # the definition sits in an `if`: no cut around it, and the whole function is
+    # larger than the budget
+    body = "".join(
+        f"    v{i} = compute(args[{i}], wait * {i})\n    if v{i} > limit:\n        run(v{i})\n"
+        for i in range(40)
+    )
+    code = (
+        "def debounce(func, wait):\n    if wait:\n        def should_invoke(time):\n"
+        "            return time >= wait\n" + body + "    return func\n\n\n" + _fill("python", 8)
+    )
+    _, res = _send("Why does `should_invoke` return False?", "python", code, 0.2)
+    assert not res.over_budget

@@ -98,34 +98,16 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
         for u in marked:
             seed(u, 0.0)
     # A name defined only inside a function body (a closure, a decorator's wrapper): the
-    # function around its definition is focal if short, else a name the prose uses (kept
-    # whole where it fits: a focal module wrapper would be forced whole past any budget).
-    # Only a name defined once so (tests that each define their own `fn x` name none), and
-    # only without a file:line reference: a report's source line names what it calls.
-    rows, nested = set(focus.rows), set()
+    # function around its definition is focal (``trim`` cuts a long one around it).
     located: set[Unit] = set()
-    unmatched = focus.strong - {u.name for u in outline.units} - {d for u in named for d in u.defs}
-    if unmatched and not rows:
-        inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
-        where: dict[str, list[int]] = {}
-        for r, line in enumerate(outline.lines):
-            for m in inner.finditer(line):
-                where.setdefault(next(g for g in m.groups() if g), []).append(r)
-        nested = {found[0] for found in where.values() if len(found) == 1}
-    for row in sorted(rows | nested):
-        best = None
-        for u in outline.units:
-            if (
-                u.kind == "func"
-                and u.start <= row <= u.last
-                and (best is None or u.last - u.start < best.last - best.start)
-            ):
-                best = u
+    for row in sorted(focus.rows):
+        best = _innermost_function(outline, row)
         if best is not None:
-            long = row in nested and best.last - best.start >= _NESTED_FOCAL_ROWS
-            seed(best, 1.0 if long else 0.0)
-            if row in rows:
-                located.add(best)
+            seed(best, 0.0)
+            located.add(best)
+    if not focus.rows:
+        for u in nested_definitions(outline, focus, named):
+            seed(u, 0.0)
     # A frame's name (`in load`) with its line: the definition the line is in, not its
     # namesakes in other classes.
     for u in named:
@@ -151,6 +133,43 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     return seeds
 
 
+def _innermost_function(outline: Outline, row: int) -> Unit | None:
+    best = None
+    for u in outline.units:
+        if (
+            u.kind == "func"
+            and u.start <= row <= u.last
+            and (best is None or u.last - u.start < best.last - best.start)
+        ):
+            best = u
+    return best
+
+
+def nested_definitions(
+    outline: Outline, focus: Focus, named: list[Unit] | None = None
+) -> dict[Unit, list[int]]:
+    """Functions holding a definition of a name the prose uses and no unit has (a
+    closure, a decorator's wrapper), with the rows those definitions start on. Only a
+    name defined once so: tests that each define their own `fn x` name none."""
+    if named is None:
+        named = [u for u in outline.units if u.name in focus.strong]
+    unmatched = focus.strong - {u.name for u in outline.units} - {d for u in named for d in u.defs}
+    if not unmatched:
+        return {}
+    inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
+    where: dict[str, list[int]] = {}
+    for r, line in enumerate(outline.lines):
+        for m in inner.finditer(line):
+            where.setdefault(next(g for g in m.groups() if g), []).append(r)
+    out: dict[Unit, list[int]] = {}
+    for found in where.values():
+        if len(found) == 1:
+            u = _innermost_function(outline, found[0])
+            if u is not None:
+                out.setdefault(u, []).append(found[0])
+    return out
+
+
 # A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
 # an arrow function in a variable), Go, Rust (a closure too) and a C++ lambda; a plain
 # variable is not one.
@@ -161,8 +180,6 @@ _NESTED_DEF = (
     r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
 )
-# Rows of a function around a nested definition the prose names, up to which it is focal.
-_NESTED_FOCAL_ROWS = 40
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
 # Words of a request to write code (``Implement `f` ...``) rather than to explain it.

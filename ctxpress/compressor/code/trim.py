@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ctxpress.compressor.code.focal import find_focal, required, subwords
+from ctxpress.compressor.code.focal import find_focal, nested_definitions, required, subwords
 from ctxpress.compressor.code.languages import node_text
 from ctxpress.compressor.code.outline import (
     IDENT,
@@ -476,6 +476,45 @@ def _balanced(line: str) -> bool:
     return sum(line.count(c) for c in "([{") == sum(line.count(c) for c in ")]}")
 
 
+def nested_cut(outline: Outline, u: Unit, rows: list[int]) -> list[str] | None:
+    """``u`` cut to its header, the nested definitions starting on ``rows`` and its
+    closing lines, elisions between: a long function around the closure the prose asks
+    about. ``None`` where a definition is not a statement of ``u``'s own body."""
+    if not u.collapsible or outline.tree is None:
+        return None
+    lines, python = outline.lines, outline.spec.python
+    spans = []
+    for row in rows:
+        col = len(lines[row]) - len(lines[row].lstrip())
+        node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
+        chain = []
+        while node is not None and not (
+            node.type in outline.spec.functions and u.start <= node.start_point[0] <= u.head_end
+        ):
+            chain.append(node)
+            node = node.parent
+        body = node.child_by_field_name("body") if node is not None else None
+        stmt = next((c for c in chain if c.parent == body), None) if body is not None else None
+        if stmt is None or stmt.start_point[0] <= u.head_end:
+            return None
+        spans.append((stmt.start_point[0], end_row(stmt)))
+    end = u.close if u.close >= 0 else u.last + 1
+    out = lines[u.start : u.head_end + 1]
+    prev = u.head_end
+    for a, b in sorted(spans):
+        if a <= prev:
+            continue
+        if any(lines[r].strip() for r in range(prev + 1, a)):
+            out.append(indent_of(lines[a]) + ("..." if python else "// …"))
+        out.extend(lines[a : b + 1])
+        prev = b
+    if any(lines[r].strip() for r in range(prev + 1, end)):
+        out.append(indent_of(lines[spans[-1][0]]) + ("..." if python else "// …"))
+    if u.close >= 0:
+        out.extend(lines[u.close : u.last + 1])
+    return out
+
+
 def required_parts(
     outline: Outline, focal: list[Unit], needed: list[tuple[Unit, bool]]
 ) -> dict[Unit, list[str]]:
@@ -679,14 +718,16 @@ def plan_modes(
     needed: list[tuple[Unit, bool]],
     partial: dict[Unit, list[str]] | None = None,
     told: frozenset[Unit] = frozenset(),
+    cut: frozenset[Unit] = frozenset(),
 ) -> dict[Unit, int]:
     """Modes for every unit: focal bodies always (a stub's documentation is the task,
     unless the prose restates it: ``told`` stubs are kept without it, their ``partial``
-    rendering where they have a docstring), what they use (``needed``, from
+    rendering where they have a docstring; a ``cut`` one around a nested definition
+    first, whole as a later step), what they use (``needed``, from
     ``focal.required``) defined, then ``steps`` while they fit."""
     plan = _Plan(outline, costs, partial)
     for u in sorted(focal, key=lambda u: u.order):
-        if u in told and u in plan.partial:
+        if (u in told or u in cut) and u in plan.partial:
             mode = PART
         else:
             share = _SPEC_DOC_SHARE if u.empty else _FOCAL_DOC_SHARE
@@ -731,6 +772,18 @@ def trim_outline(
 ) -> TrimResult:
     """Render ``outline`` within ``budget`` tokens (estimated per line, then checked)."""
     seeds = find_focal(outline, focus)
+    costs = _Costs(outline, count, total_tokens)
+    # a long function around the nested definition the prose names: cut around it, or
+    # where it cannot be, ranked rather than forced whole past the budget
+    around: dict[Unit, list[str]] = {}
+    for f, starts in (nested_definitions(outline, focus) if not focus.rows else {}).items():
+        if seeds.get(f) != 0.0 or costs.full(f) <= budget // 2:
+            continue
+        lines = nested_cut(outline, f, starts)
+        if lines is not None:
+            around[f] = lines
+        elif costs.full(f) > budget:
+            seeds[f] = 1.0
     focal = [u for u, d in seeds.items() if d == 0.0]
     empty = [f for f in focal if f.empty]
     focal_names = {f.name for f in focal}
@@ -750,7 +803,6 @@ def trim_outline(
         for u in sorted(callers, key=lambda u: abs(u.order - s.order))[:_USERS_MAX]:
             if named[s] + _USER_COST < dist.get(u, 99.0):
                 dist[u] = named[s] + _USER_COST
-    costs = _Costs(outline, count, total_tokens)
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
     needed = required(outline, focal)
@@ -759,12 +811,14 @@ def trim_outline(
         rows = without_docstring(outline, f)
         if rows is not None:
             partial[f] = rows
+    partial |= around
+    cuts = frozenset(around)
     target = budget
     code = ""
     modes: dict[Unit, int] = {}
     tokens = 0
     for _ in range(4):
-        modes = plan_modes(outline, focal, steps, target, costs, needed, partial, told)
+        modes = plan_modes(outline, focal, steps, target, costs, needed, partial, told, cuts)
         code = render(outline, modes, partial)
         tokens = count(code)
         if tokens <= budget:
@@ -778,7 +832,7 @@ def trim_outline(
         # count grows with the run: a binary search. If the focal code and what it uses
         # overrun the budget alone, they stand without the elision lines nothing needs.
         def attempt(k: int, terse: bool = False) -> tuple[dict[Unit, int], str, int]:
-            m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, told)
+            m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, told, cuts)
             text = render(outline, m, partial, terse)
             return m, text, count(text)
 
