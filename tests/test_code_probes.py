@@ -375,18 +375,20 @@ def test_a_long_function_around_a_nested_name_is_cut_around_it() -> None:
     assert clean_parse("javascript", out.encode()) is not None
 
 
-def test_a_long_python_function_around_a_nested_name_is_cut_around_it() -> None:
-    body = "".join(
-        f"    v{i} = compute(args[{i}], wait * {i})\n"
-        f"    if v{i} > limit:\n        timer = schedule(run, v{i})\n"
-        for i in range(20)
+def _long_python_function(head: str, n: int) -> str:
+    """`debounce`: ``head``, then ``n`` more statements; helpers after it."""
+    busy = "".join(
+        f"    v{i} = compute(args[{i}], wait * {i})\n    if v{i} > limit:\n        run(v{i})\n"
+        for i in range(n)
     )
-    code = (
-        "def debounce(func, wait):\n    limit = 0\n\n    def should_invoke(time):\n"
-        "        since = time - last_call\n        return since >= wait\n\n"
-        + body
-        + "    return debounced\n\n\n"
-        + _fill("python", 8)
+    return f"def debounce(func, wait):\n{head}{busy}    return func\n\n\n" + _fill("python", 8)
+
+
+def test_a_long_python_function_around_a_nested_name_is_cut_around_it() -> None:
+    code = _long_python_function(
+        "    limit = 0\n\n    def should_invoke(time):\n"
+        "        since = time - last_call\n        return since >= wait\n\n",
+        20,
     )
     out, res = _send("Why does `should_invoke` return False?", "python", code, 0.2)
     assert not res.over_budget
@@ -417,13 +419,8 @@ def test_no_elision_comes_before_a_future_import() -> None:
 def test_a_long_function_around_a_nested_name_it_cannot_cut_is_not_forced() -> None:
     # the definition sits in an `if`: no cut around it, and the whole function is
     # larger than the budget
-    body = "".join(
-        f"    v{i} = compute(args[{i}], wait * {i})\n    if v{i} > limit:\n        run(v{i})\n"
-        for i in range(40)
-    )
-    code = (
-        "def debounce(func, wait):\n    if wait:\n        def should_invoke(time):\n"
-        "            return time >= wait\n" + body + "    return func\n\n\n" + _fill("python", 8)
+    code = _long_python_function(
+        "    if wait:\n        def should_invoke(time):\n            return time >= wait\n", 40
     )
     _, res = _send("Why does `should_invoke` return False?", "python", code, 0.2)
     assert not res.over_budget
