@@ -171,3 +171,21 @@ async def test_redis_outage_degrades_to_memory_and_recovers(own_redis: RedisServ
     assert direct.get("k2") == b"back in redis"
     direct.close()
     await store.close()
+
+
+async def test_a_redis_restart_between_requests_costs_no_fallback(own_redis: RedisServer) -> None:
+    # every pooled connection is dead after the restart: the next commands reconnect
+    # instead of sending the store to memory, where what was just written is unknown
+    store, cache = open_backends(own_redis.url)
+    breaker = store.breaker  # type: ignore[attr-defined]
+    await store.set("k", b"before")
+    cache.set_many({"e": b"vector"})
+    own_redis.stop()
+    own_redis.start()
+    await store.set("k", b"after")
+    assert await store.get("k") == b"after"
+    cache.set_many({"e": b"again"})
+    assert cache.get_many(["e"]) == [b"again"]
+    assert breaker.failures == 0
+    assert cache.breaker.failures == 0  # type: ignore[attr-defined]
+    await store.close()

@@ -10,8 +10,15 @@ from typing import Any
 
 import redis
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 _TIMEOUTS: dict[str, Any] = {"socket_timeout": 0.25, "socket_connect_timeout": 0.25}
+# One reconnect before a command counts as failed: after Redis restarts, every pooled
+# connection is dead, and the first use of each must not send the proxy to memory (where
+# a prefix just registered in Redis is unknown).
+_ONCE_MORE = 1
 ERRORS: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
 
 
@@ -24,7 +31,9 @@ class RedisStore:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._r = aioredis.Redis.from_url(url, **_TIMEOUTS)
+        self._r = aioredis.Redis.from_url(
+            url, retry=AsyncRetry(NoBackoff(), _ONCE_MORE), **_TIMEOUTS
+        )
 
     async def get(self, key: str) -> bytes | None:
         value: Any = await self._r.get(key)
@@ -66,7 +75,7 @@ class RedisCache:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._r = redis.Redis.from_url(url, **_TIMEOUTS)
+        self._r = redis.Redis.from_url(url, retry=Retry(NoBackoff(), _ONCE_MORE), **_TIMEOUTS)
 
     def get_many(self, keys: list[str]) -> list[bytes | None]:
         if not keys:
