@@ -4,6 +4,8 @@ budgets shared by several blocks. All through the public ``ctxpress.compress``."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import ctxpress
@@ -424,3 +426,93 @@ def test_a_long_function_around_a_nested_name_it_cannot_cut_is_not_forced() -> N
     )
     _, res = _send("Why does `should_invoke` return False?", "python", code, 0.2)
     assert not res.over_budget
+
+
+def test_an_attribute_asked_about_keeps_the_line_that_assigns_it() -> None:
+    init = "".join(f"        self.field{i} = make_field({i}, options)\n" for i in range(30))
+    code = (
+        "class Driver:\n    def __init__(self, grammar, options):\n"
+        + init
+        + "        self.grammar = grammar\n\n"
+        + "".join(
+            f"    def step{i}(self, x):\n        y = self.field{i}(x)\n        return y + {i}\n\n"
+            for i in range(10)
+        )
+    )
+    out, res = _send("How is `self.grammar` populated?", "python", code, 0.15)
+    assert "        self.grammar = grammar" in out.split("\n")
+    assert "    def __init__(self, grammar, options):" in out.split("\n")
+    assert not res.over_budget
+    compile(out, "<trimmed>", "exec")
+
+
+def test_a_qualified_name_picks_that_type_s_method_among_namesakes() -> None:
+    types = "".join(
+        f"type {t} struct{{ n int }}\n\nfunc (v {t}) run(x int) int {{\n"
+        + ('\tpanic("not implemented")\n' if t == "E" else f"\ty := x - {i}\n\treturn -y\n")
+        + "}\n\n"
+        for i, t in enumerate("ABCDE")
+    )
+    code = "package p\n\n" + _fill("go", 6) + types
+    out, res = _send("Why does `C.run` return a negative number?", "go", code, 0.3)
+    assert res.stages[0].notes[0].endswith("focal: C.run")
+    assert "func (v C) run(x int) int {" in out.split("\n")
+
+
+def test_a_test_runner_s_header_does_not_name_the_pasted_file() -> None:
+    code = "".join(
+        f"function helper{i}(x) {{\n  const y = x * {i};\n  return y + {i};\n}}\n\n"
+        for i in range(12)
+    ) + (
+        "export function parseHeader(line) {\n  const [k, v] = line.split(':');\n"
+        "  return { k, v };\n}\n"
+    )
+    row = code.split("\n").index("  const [k, v] = line.split(':');") + 1
+    report = (
+        " FAIL  src/__tests__/header.test.js\n  ● parses a header\n\n"
+        "    TypeError: Cannot read properties of undefined\n\n"
+        f"      at parseHeader (src/header.js:{row}:24)\n"
+        "      at Object.<anonymous> (src/__tests__/header.test.js:7:5)\n"
+    )
+    _, res = _send(report, "js", code, 0.3)
+    assert res.stages[0].notes[0].endswith("focal: parseHeader")
+
+
+def test_a_block_that_cannot_fit_reads_as_elided_not_as_an_empty_file() -> None:
+    code = _fill("go", 20)
+    msgs = [
+        {"role": "user", "content": f"Here is util.go:\n```go\npackage util\n\n{code}```"},
+        {"role": "user", "content": "Some thoughts first. " * 60 + "Any comments?"},
+    ]
+    res = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs[1:]) + 10, stages=["code"])
+    text = res.messages[0]["content"]
+    fence = find_fences(text)[0]
+    out = text[fence.code_start : fence.code_end]
+    assert out.strip(), "the block came back empty"
+    assert clean_parse("go", out.encode()) is not None
+
+
+@pytest.mark.parametrize("other", ["string", "shlex"])
+def test_blocks_sharing_a_budget_fit_whenever_the_focal_code_does(other: str) -> None:
+    # two standard-library files (any CPython has them); `dedent` and what it uses
+    # take 480 tokens: every budget from 500 on fits
+    import importlib
+    import textwrap
+
+    first = Path(str(importlib.import_module(other).__file__)).read_text(encoding="utf-8")
+    second = Path(textwrap.__file__).read_text(encoding="utf-8")
+    msgs = [
+        {
+            "role": "user",
+            "content": f"Here is a.py:\n```python\n{first}```\nand textwrap.py:\n"
+            f"```python\n{second}```",
+        },
+        {"role": "assistant", "content": "Got them."},
+        {"role": "user", "content": "What does `dedent` do?"},
+    ]
+    over = [
+        (budget, res.tokens_after)
+        for budget in range(500, 640, 10)
+        if (res := ctxpress.compress(msgs, budget=budget, stages=["code"])).tokens_after > budget
+    ]
+    assert over == []

@@ -70,11 +70,11 @@ def _texts(msg: Message) -> list[tuple[int | None, str]]:
 
 
 def _fence_filename(text: str, fence: Fence) -> str | None:
-    """The file a block holds: named in its info string, else the last file named just
-    before it (`Here is `app.py`:`). A name with a line number is a report's reference; of
-    those (a trace and no other name) the first: the file the report is about, before
-    the library frames and header notes that follow it (of a Python traceback, which
-    lists the outermost call first, the last)."""
+    """The file a block holds: named in its info string, else on the line just before it
+    (`Here is `app.py`:`). Else a report's file:line reference: the first (the file the
+    report is about, before the library frames and header notes that follow it), or of a
+    Python traceback, which lists the outermost call first, the last. Else the last file
+    named before it (a test runner's `FAIL  x.test.js` names the test, not this block)."""
     m = FILE_NAME.search(fence.info)
     if m:
         return m.group(1)
@@ -83,10 +83,15 @@ def _fence_filename(text: str, fence: Fence) -> str | None:
     cited: list[str] = []
     for m in FILE_NAME.finditer(window):
         (cited if _CITED.match(window, m.end()) else named).append(m.group(1))
-    if named or not cited:
-        return named[-1] if named else None
-    # a Python traceback lists the outermost call first: its last frame is the file
-    return cited[-1] if _PY_TRACEBACK in window else cited[0]
+    last_line = window.rstrip("\n").rsplit("\n", 1)[-1]
+    beside = [
+        m.group(1) for m in FILE_NAME.finditer(last_line) if not _CITED.match(last_line, m.end())
+    ]
+    if beside:
+        return beside[-1]
+    if cited:
+        return cited[-1] if _PY_TRACEBACK in window else cited[0]
+    return named[-1] if named else None
 
 
 def _tool_paths(messages: list[Message]) -> dict[str, str]:
@@ -283,8 +288,9 @@ class CodeStage:
             # blocks that met theirs take the whole cut, in proportion to their shares.
             met = [k for k, t in enumerate(targets) if sizes[k] <= t] or list(range(len(blocks)))
             pool = max(1, sum(targets[k] for k in met))
-            for k in met:
-                targets[k] = max(1, targets[k] - over * targets[k] // pool - 1)
+            for k in met:  # from what the block came to, which may be under its target
+                base = min(targets[k], sizes[k])
+                targets[k] = max(1, base - over * targets[k] // pool - 1)
         for k, b in enumerate(blocks):
             if k in results:
                 after = ctx.counter.text(results[k])

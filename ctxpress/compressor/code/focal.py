@@ -39,6 +39,14 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
             named.append(unit)
         elif name in focus.weak and len(name) > 2:
             seed(unit, 2.0)
+    # `C.run` names one of the `run`s: its namesakes in other types are context
+    exact = [u for u in named if (u.owner or "", u.name) in focus.qualified]
+    if exact:
+        chosen = {u.name for u in exact}
+        for u in named:
+            if u.name in chosen and u not in exact:
+                seed(u, 1.0)
+        named = [u for u in named if u.name not in chosen or u in exact]
     # A stub of a protocol, or one a subclass in the file implements, is an interface,
     # not a body to write.
     implemented = {

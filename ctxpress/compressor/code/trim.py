@@ -784,6 +784,20 @@ def trim_outline(
             around[f] = lines
         elif costs.full(f) > budget:
             seeds[f] = 1.0
+    # `self.cache` asked about: the method that assigns it first (the constructor, mostly),
+    # cut to that assignment in Python where the whole would take half the budget; not
+    # from a report's source line (it names what the failing line uses)
+    for (owner, attr), defs in outline.attr_defs.items() if not focus.rows else ():
+        if not defs or not focus.qualified & {("self", attr), ("this", attr), (owner, attr)}:
+            continue
+        u = min(defs, key=lambda d: (d.name != "__init__", d.order))
+        if seeds.get(u) == 0.0 or costs.full(u) <= budget // 2:
+            seeds[u] = 0.0
+            continue
+        lines = partial_body(outline, u, frozenset({attr})) if outline.spec.python else []
+        if lines:
+            around[u] = lines
+        seeds[u] = 0.0 if lines or costs.full(u) <= budget else 1.0
     focal = [u for u, d in seeds.items() if d == 0.0]
     empty = [f for f in focal if f.empty]
     focal_names = {f.name for f in focal}
@@ -849,6 +863,10 @@ def trim_outline(
                 else:
                     hi = mid - 1
         modes, code, tokens = found
+    if not code.strip():
+        # nothing fits: one elision, so the block does not read as an empty file
+        code = "...\n" if outline.spec.python else "// …\n"
+        tokens = count(code)
     kept = sum(1 for u in outline.units if modes.get(u) == FULL)
     collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
