@@ -17,8 +17,11 @@ _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string stateme
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
 
 
-def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
-    """Seed units with a starting distance: 0 for focal symbols, more for weaker hints."""
+def find_focal(
+    outline: Outline, focus: Focus, nested: dict[Unit, list[int]] | None = None
+) -> dict[Unit, float]:
+    """Seed units with a starting distance: 0 for focal symbols, more for weaker hints.
+    ``nested``: ``nested_definitions``, where the caller has it already."""
     seeds: dict[Unit, float] = {}
 
     def seed(u: Unit, d: float) -> None:
@@ -31,8 +34,7 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
             seed(unit, 1.0)
         if unit.kind not in ("func", "class"):
             continue
-        # a type definition (Go `type X struct`, a Rust or Java enum) is named by its first def
-        name = unit.name or (unit.defs[0] if unit.kind == "class" and unit.defs else "")
+        name = unit.label  # a type definition (Go `type X struct`) by the name it defines
         if not name:
             continue
         if (unit.owner or "", name) in focus.qualified or name in focus.strong:
@@ -89,7 +91,7 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     else:
         by_name: dict[str, list[Unit]] = {}
         for u in named:
-            by_name.setdefault(u.name or u.defs[0], []).append(u)
+            by_name.setdefault(u.label, []).append(u)
         for group in by_name.values():
             for u in group:
                 seed(u, 0.0 if len(group) <= 3 else 1.0)
@@ -105,17 +107,17 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     elif 0 < len(marked) <= 3:
         for u in marked:
             seed(u, 0.0)
-    # A name defined only inside a function body (a closure, a decorator's wrapper): the
-    # function around its definition is focal (``trim`` cuts a long one around it).
+    # A file:line reference: the innermost function holding the line is focal.
     located: set[Unit] = set()
     for row in sorted(focus.rows):
         best = _innermost_function(outline, row)
         if best is not None:
             seed(best, 0.0)
             located.add(best)
-    if not focus.rows:
-        for u in nested_definitions(outline, focus, named):
-            seed(u, 0.0)
+    # A name defined only inside a function body (a closure, a decorator's wrapper): the
+    # function around its definition is focal (``trim`` cuts a long one around it).
+    for u in nested_definitions(outline, focus) if nested is None else nested:
+        seed(u, 0.0)
     # A frame's name (`in load`) with its line: the definition the line is in, not its
     # namesakes in other classes.
     for u in named:
@@ -136,7 +138,7 @@ def find_focal(outline: Outline, focus: Focus) -> dict[Unit, float]:
     # focal one (`(*valueNode).Report` in a panic): its definition is context, not focal.
     owners = {f.owner for f in focal if f.owner}
     for u in focal:
-        if u.kind == "class" and (u.name or u.defs[0]) in owners and u.children is None:
+        if u.kind == "class" and u.label in owners and u.children is None:
             seeds[u] = 1.0
     return seeds
 
@@ -153,16 +155,15 @@ def _innermost_function(outline: Outline, row: int) -> Unit | None:
     return best
 
 
-def nested_definitions(
-    outline: Outline, focus: Focus, named: list[Unit] | None = None
-) -> dict[Unit, list[int]]:
-    """Functions holding a definition of a name the prose uses and no unit has (a
+def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
+    """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
-    name defined once so: tests that each define their own `fn x` name none."""
-    if named is None:
-        named = [u for u in outline.units if u.name in focus.strong]
-    unmatched = focus.strong - {u.name for u in outline.units} - {d for u in named for d in u.defs}
-    if not unmatched:
+    name defined once so (tests that each define their own `fn x` name none), and only
+    without a file:line reference: a report's source line names what it calls."""
+    defined = {u.name for u in outline.units}
+    defined.update(d for u in outline.units if u.kind in ("func", "class") for d in u.defs)
+    unmatched = focus.strong - defined
+    if focus.rows or not unmatched:
         return {}
     inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
     where: dict[str, list[int]] = {}
@@ -313,7 +314,7 @@ def predicted(
             out[u] = d
 
     def lexical(u: Unit) -> float:
-        subs = subwords(u.name or (u.defs[0] if u.defs else ""))
+        subs = subwords(u.label)
         return sum(1 for w in subs if w in words) / len(subs) if subs else 0.0
 
     def extra(owner: str | None) -> float:

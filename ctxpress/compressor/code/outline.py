@@ -130,12 +130,13 @@ def _declared(decl: Any) -> Any:
     return decl
 
 
-def _holds_function(member: Any, functions: frozenset[str]) -> bool:
-    """Whether an object literal's member is a method (`save() {…}`, `save: () => …`)."""
-    if member.type in functions:
-        return True
-    value = member.child_by_field_name("value") if member.type == "pair" else None
-    return value is not None and value.type in functions
+def _has_methods(obj: Any, functions: frozenset[str]) -> bool:
+    """Whether an object literal has a method (`save() {…}`, `save: () => …`)."""
+    for member in obj.named_children:
+        value = member.child_by_field_name("value") if member.type == "pair" else member
+        if value is not None and value.type in functions:
+            return True
+    return False
 
 
 # Field names under which a statement declares what it defines.
@@ -221,6 +222,11 @@ class Unit:
     @property
     def collapsible(self) -> bool:
         return self.head_end >= 0
+
+    @property
+    def label(self) -> str:
+        """Its name, or the first name it defines (Go `type X struct`, a Rust enum)."""
+        return self.name or (self.defs[0] if self.defs else "")
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"Unit({self.kind} {self.owner or ''}.{self.name} {self.start + 1}-{self.last + 1})"
@@ -665,9 +671,7 @@ class _Builder:
                         core is not node
                         and value is not None
                         and value.type == "object"
-                        and not any(
-                            _holds_function(c, spec.functions) for c in value.named_children
-                        )
+                        and not _has_methods(value, spec.functions)
                     ):
                         value = None
                     obj = value if value is not None else obj
@@ -683,7 +687,7 @@ class _Builder:
                         value is not None
                         and value.type == "object"
                         and key is not None
-                        and any(_holds_function(c, spec.functions) for c in value.named_children)
+                        and _has_methods(value, spec.functions)
                     ):
                         obj, var_name = value, node_text(key).strip("\"'")
                 if obj.type == "object":

@@ -67,6 +67,11 @@ class TrimResult:
 # ---------------------------------------------------------------------------- rendering
 
 
+def elision(outline: Outline) -> str:
+    """The line that stands for code left out: a statement in Python, a comment elsewhere."""
+    return "..." if outline.spec.python else "// …"
+
+
 class _Costs:
     """Estimated tokens of a unit in each mode (sum of per-line counts, memoised)."""
 
@@ -265,7 +270,7 @@ def render(
     nothing needs (all but a Python suite's only content): the last resort of a budget
     the kept units alone overrun."""
     lines, python, comment_rows = outline.lines, outline.spec.python, outline.comment_rows
-    marker_text = "..." if python else "// …"
+    marker_text = elision(outline)
     out: list[str] = []
 
     def blank(line: str) -> None:
@@ -482,7 +487,7 @@ def nested_cut(outline: Outline, u: Unit, rows: list[int]) -> list[str] | None:
     about. ``None`` where a definition is not a statement of ``u``'s own body."""
     if not u.collapsible or outline.tree is None:
         return None
-    lines, python = outline.lines, outline.spec.python
+    lines, marker = outline.lines, elision(outline)
     spans = []
     for row in rows:
         col = len(lines[row]) - len(lines[row].lstrip())
@@ -505,11 +510,11 @@ def nested_cut(outline: Outline, u: Unit, rows: list[int]) -> list[str] | None:
         if a <= prev:
             continue
         if any(lines[r].strip() for r in range(prev + 1, a)):
-            out.append(indent_of(lines[a]) + ("..." if python else "// …"))
+            out.append(indent_of(lines[a]) + marker)
         out.extend(lines[a : b + 1])
         prev = b
     if any(lines[r].strip() for r in range(prev + 1, end)):
-        out.append(indent_of(lines[spans[-1][0]]) + ("..." if python else "// …"))
+        out.append(indent_of(lines[spans[-1][0]]) + marker)
     if u.close >= 0:
         out.extend(lines[u.close : u.last + 1])
     return out
@@ -771,12 +776,13 @@ def trim_outline(
     total_tokens: int | None = None,
 ) -> TrimResult:
     """Render ``outline`` within ``budget`` tokens (estimated per line, then checked)."""
-    seeds = find_focal(outline, focus)
+    nested = nested_definitions(outline, focus)
+    seeds = find_focal(outline, focus, nested)
     costs = _Costs(outline, count, total_tokens)
     # a long function around the nested definition the prose names: cut around it, or
     # where it cannot be, ranked rather than forced whole past the budget
     around: dict[Unit, list[str]] = {}
-    for f, starts in (nested_definitions(outline, focus) if not focus.rows else {}).items():
+    for f, starts in nested.items():
         if seeds.get(f) != 0.0 or costs.full(f) <= budget // 2:
             continue
         lines = nested_cut(outline, f, starts)
@@ -865,13 +871,12 @@ def trim_outline(
         modes, code, tokens = found
     if not code.strip():
         # nothing fits: one elision, so the block does not read as an empty file
-        code = "...\n" if outline.spec.python else "// …\n"
+        code = elision(outline) + "\n"
         tokens = count(code)
     kept = sum(1 for u in outline.units if modes.get(u) == FULL)
     collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
-    labels = [u.name or (u.defs[0] if u.defs else "") for u in focal]
-    names = [f"{u.owner}.{n}" if u.owner else n for u, n in zip(focal, labels, strict=True)]
+    names = [f"{u.owner}.{u.label}" if u.owner else u.label for u in focal]
     return TrimResult(code, names, tokens, kept, collapsed, dropped)
 
 

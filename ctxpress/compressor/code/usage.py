@@ -109,7 +109,7 @@ def features(o: Outline, f: Unit, focus: Focus) -> dict[Unit, list[float]]:
     n = max(1, len(texts))
     out: dict[Unit, list[float]] = {}
     for u in cands:
-        name = u.name or (u.defs[0] if u.defs else "")
+        name = u.label
         mine = u.owner in view.owners if u.owner else False
         method = mine and u.kind == "func"
         head = "\n".join(o.lines[u.start : max(u.start, u.head_end) + 1])
