@@ -45,12 +45,17 @@ async def serve(app: Any) -> AsyncIterator[str]:
                 await task
 
 
+# Sockets bound without listening, held for the whole run: a connect to their port is
+# refused, and no engine or proxy a later test starts can be handed the same port.
+_HELD: list[socket.socket] = []
+
+
 def closed_port() -> str:
     """A base URL where nothing listens (connect is refused)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    _HELD.append(sock)
+    return f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
 
 
 class Stack:
