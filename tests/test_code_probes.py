@@ -116,6 +116,18 @@ FOCAL_FORMS = {
         + "func ParseConfig(path string) (*Config, error) {\n\t// TODO\n\treturn nil, nil\n}\n",
         "func ParseConfig(path string) (*Config, error) {",
     ),
+    # a Java enum's members are units: the constants stay as written around them
+    "java-enum-method": (
+        "java",
+        "Why does `surfaceWeight` return NaN for some planets?",
+        "public enum Planet {\n    MERCURY(3.303e+23, 2.4397e6),\n"
+        + "    EARTH(5.976e+24, 6.37814e6);\n\n"
+        + "    private final double mass;\n\n"
+        + _fill("java")
+        + "    double surfaceWeight(double otherMass) {\n        double g = helper3(7);\n"
+        + "        return otherMass * g / mass;\n    }\n}\n",
+        "        return otherMass * g / mass;",
+    ),
     # a JS class field holding an arrow function is a method
     "js-class-field-arrow": (
         "js",
@@ -516,3 +528,84 @@ def test_blocks_sharing_a_budget_fit_whenever_the_focal_code_does(other: str) ->
         if (res := ctxpress.compress(msgs, budget=budget, stages=["code"])).tokens_after > budget
     ]
     assert over == []
+
+
+def test_a_cpp_operator_asked_about_is_told_apart_from_the_others() -> None:
+    ops = "".join(
+        f"    Point operator{op}(const Point& o) const {{\n"
+        f"        Point r{{x {op} o.x, y {op} o.y}};\n        return r;\n    }}\n"
+        for op in "+-*/%^&|"
+    )
+    code = (
+        _fill("cpp", 6)
+        + "struct Point {\n    int x;\n    int y;\n"
+        + ops
+        + "    bool operator <(const Point& o) const {\n        if (x != o.x) return x < o.x;\n"
+        + "        return y < o.y;\n    }\n};\n"
+    )
+    out, res = _send("Is `operator<` a strict weak ordering?", "cpp", code, 0.25)
+    lines = out.split("\n")
+    assert "        return y < o.y;" in lines  # spelt `operator <` in the code
+    assert "        Point r{x + o.x, y + o.y};" not in lines  # the other operators are not asked
+    assert res.stages[0].notes[0].endswith("focal: Point.operator<")
+    assert clean_parse("cpp", out.encode()) is not None
+
+
+def test_a_go_build_constraint_stays_with_the_file() -> None:
+    code = "//go:build linux && amd64\n// +build linux,amd64\n\npackage sysinfo\n\n" + _fill("go")
+    out, res = _send("Why does `helper3` overflow?", "go", code, 0.3)
+    assert out.split("\n")[:2] == ["//go:build linux && amd64", "// +build linux,amd64"]
+    assert not res.over_budget
+
+
+FACTORY = """export function createCache(options = {}) {
+  const opts = { ...DEFAULTS, ...options };
+  const map = new Map();
+  const emitter = new EventEmitter();
+  const stats = { hits: 0, misses: 0 };
+
+  function evict() {
+    while (map.size > opts.max) {
+      const oldest = map.keys().next().value;
+      map.delete(oldest);
+      emitter.emit('evict', oldest);
+    }
+  }
+
+  return {
+GETTERS    set(key, value) {
+      map.set(key, { value, at: Date.now() });
+      evict();
+      return this;
+    },
+    clear() {
+      map.clear();
+      stats.hits = stats.misses = 0;
+    },
+  };
+}
+"""
+
+
+def test_a_method_of_the_object_a_factory_returns_is_kept_with_its_closure() -> None:
+    getters = "".join(
+        f"    get{i}(key) {{\n      stats.hits += {i};\n      return map.get(key + {i});\n    }},\n"
+        for i in range(12)
+    )
+    code = (
+        FACTORY.replace("GETTERS", getters)
+        + "\n"
+        + "".join(f"export function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(8))
+    )
+    out, res = _send("Why does `set` never evict when max is 0?", "js", code, 0.3)
+    lines = out.split("\n")
+    assert not res.over_budget
+    # the method, the closure it calls and the variables they read; not the rest
+    kept = ("      evict();", "  function evict() {", "  const opts = { ...DEFAULTS, ...options };")
+    for line in kept:
+        assert line in lines
+    assert "      stats.hits += 3;" not in lines
+    assert "  const stats = { hits: 0, misses: 0 };" not in lines
+    i = lines.index("  return {")
+    assert lines[i + 1] == "    // …" and lines[i + 2] == "    set(key, value) {"
+    assert clean_parse("javascript", out.encode()) is not None

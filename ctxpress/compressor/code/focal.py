@@ -180,14 +180,16 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
 
 
 # A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
-# an arrow function in a variable), Go, Rust (a closure too) and a C++ lambda; a plain
-# variable is not one.
+# an arrow function in a variable, a method of an object literal a factory returns), Go,
+# Rust (a closure too) and a C++ lambda; a plain variable is not one.
 _NESTED_DEF = (
     r"(?:\bdef|\bfunction\*?|\bfn|\bclass)\s+({0})\b"
     r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?="
     r"\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>)"
     r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
+    r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\([^)]*\)\s*(?::[^{{=]*)?\{{"
+    r"|^\s*({0})\s*:\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>)"
 )
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})

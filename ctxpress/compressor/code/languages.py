@@ -107,8 +107,10 @@ SPECS: dict[str, LangSpec] = {
         functions=frozenset(
             {"method_declaration", "constructor_declaration", "compact_constructor_declaration"}
         ),
-        containers=frozenset({"class_declaration", "interface_declaration", "record_declaration"}),
-        bodied=frozenset({"enum_declaration", "annotation_type_declaration"}),
+        containers=frozenset(
+            {"class_declaration", "interface_declaration", "record_declaration", "enum_declaration"}
+        ),
+        bodied=frozenset({"annotation_type_declaration"}),
         imports=frozenset({"import_declaration", "package_declaration"}),
         comments=frozenset({"line_comment", "block_comment"}),
         implicit_this=True,

@@ -24,6 +24,35 @@ from typing import Any
 from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 
 IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*")  # an identifier of any supported language
+# a C++ operator as code and prose spell it: `operator<`, `operator ==`, `operator new[]`,
+# `operator bool` (a conversion), `operator"" _km`
+OPERATOR = re.compile(
+    r"\boperator\s*(\(\s*\)|\[\s*\]|->\*?|[-+*/%^&|~!=<>,]+|(?:new|delete)\b(?:\s*\[\s*\])?"
+    r"|\"\"\s*\w+|[A-Za-z_][\w:]*)"
+)
+
+
+def operator_name(symbol: str) -> str:
+    """One spelling per operator, so a question about `operator <` finds `operator<`
+    and not every other operator of the class."""
+    symbol = symbol.strip()
+    if symbol[:1].isalpha():  # `new []`, `const char *`: words spaced once, signs joined
+        symbol = re.sub(r"\s*([^\w\s])\s*", r"\1", " ".join(symbol.split()))
+    else:
+        symbol = re.sub(r"\s+", "", symbol)
+    return f"operator {symbol}" if symbol[:1].isalpha() else f"operator{symbol}"
+
+
+def _operator_of(node: Any) -> str:
+    """The name of a C++ ``operator_name`` (`operator <`) or ``operator_cast`` node
+    (`operator const char*() const`: its type, `operator const char*`)."""
+    text = node_text(node)
+    if node.type == "operator_cast":
+        return operator_name(text.split("(")[0].removeprefix("operator"))
+    m = OPERATOR.match(text)
+    return operator_name(m.group(1)) if m else "operator"
+
+
 _BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)(?:[^\W\d]|\$)[\w$]*")
 # ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``), read
 # overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get);
@@ -290,6 +319,29 @@ _VALUE_FIELDS = frozenset({"right", "value", "arguments", "declarator", "declara
 
 # Go: the import whose leading comment is the cgo preamble (C code, not documentation).
 _CGO_IMPORT = re.compile(r'import\s+"C"\s*$')
+# Go: `//go:build linux` and the older `// +build linux` decide whether the file compiles
+_GO_CONSTRAINT = re.compile(r"//(?:go:build |\s*\+build )")
+
+
+def decl_names(node: Any, depth: int = 0) -> list[str]:
+    """The names a declaration or assignment node binds (`const a = …`, `int *p, q;`)."""
+    out: list[str] = []
+    if depth > 5:
+        return out
+    for i, child in enumerate(node.children):
+        fname = node.field_name_for_child(i)
+        if child.type in ("operator_name", "operator_cast"):
+            out.append(_operator_of(child))
+        elif child.type in _NAME_TYPES and (fname in _DECL_FIELDS or node.type == "enumerator"):
+            out.append(node_text(child))
+        elif fname in _DECL_FIELDS and child.is_named:
+            if child.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple"):
+                out.extend(IDENT.findall(node_text(child)))
+            else:
+                out.extend(decl_names(child, depth + 1) or IDENT.findall(node_text(child))[-1:])
+        elif child.type in _DECL_DESCEND:
+            out.extend(decl_names(child, depth + 1))
+    return out
 
 
 class _Builder:
@@ -302,25 +354,6 @@ class _Builder:
         self.bases: dict[str, list[str]] = {}
 
     # -- names -------------------------------------------------------------------
-    def decl_names(self, node: Any, depth: int = 0) -> list[str]:
-        out: list[str] = []
-        if depth > 5:
-            return out
-        for i, child in enumerate(node.children):
-            fname = node.field_name_for_child(i)
-            if child.type in _NAME_TYPES and (fname in _DECL_FIELDS or node.type == "enumerator"):
-                out.append(node_text(child))
-            elif fname in _DECL_FIELDS and child.is_named:
-                if child.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple"):
-                    out.extend(IDENT.findall(node_text(child)))
-                else:
-                    out.extend(
-                        self.decl_names(child, depth + 1) or IDENT.findall(node_text(child))[-1:]
-                    )
-            elif child.type in _DECL_DESCEND:
-                out.extend(self.decl_names(child, depth + 1))
-        return out
-
     def def_name(self, core: Any) -> tuple[str, str | None]:
         """(name, owner) of a function or class node; owner from ``A::f`` or Go receivers."""
         name_node = core.child_by_field_name("name")
@@ -353,7 +386,7 @@ class _Builder:
         if name_node.type in ("template_function", "template_method"):
             name_node = name_node.child_by_field_name("name") or name_node
         if name_node.type in ("operator_name", "operator_cast"):
-            return "operator", owner
+            return _operator_of(name_node), owner
         text = node_text(name_node)
         if "::" in text:
             parts = [p for p in re.split(r"::", text) if p]
@@ -629,6 +662,11 @@ class _Builder:
         body = core.child_by_field_name("body")
         if body is None:
             body = self.find_body(core)
+        if body is not None and body.type == "enum_body":
+            # Java: the constants (and the `;` after them) stay as written around the
+            # members, which are the declarations after them
+            decls = [c for c in body.named_children if c.type == "enum_body_declarations"]
+            return [[c for c in decls[0].children if c.type != ";"] if decls else []]
         return [list(body.children)] if body is not None else []
 
     def make(self, nodes: list[Any], leads: list[Any], parent: Unit, owner: str | None) -> Unit:
@@ -644,7 +682,7 @@ class _Builder:
         if len(code) != 1:
             names: list[str] = []
             for n in code:
-                names.extend(self.decl_names(n))
+                names.extend(decl_names(n))
             unit.defs = tuple(dict.fromkeys(names))
             return unit
         node = code[0]
@@ -809,7 +847,7 @@ class _Builder:
                 IDENT.findall("\n".join(lines[unit.start : max(unit.start, unit.head_end) + 1]))
             )
             return unit
-        unit.defs = tuple(dict.fromkeys(self.decl_names(node)))
+        unit.defs = tuple(dict.fromkeys(decl_names(node)))
         if ctype in spec.bodied or node.type in spec.bodied:
             body = self.find_body(core)
             if body is not None and not spec.python:
@@ -887,6 +925,8 @@ class _Builder:
         floating.extend(pending)
         for c in floating:
             srow, erow = c.start_point[0], end_row(c)
+            if self.lang == "go" and _GO_CONSTRAINT.match(node_text(c)):
+                continue  # a build constraint is not a comment: it stays (a structural row)
             if not _prefix(lines, srow, c.start_point[1]).strip():
                 self.comment_rows.update(range(srow, erow + 1))
         units = []

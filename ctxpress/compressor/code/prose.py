@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ctxpress.compressor.code.outline import IDENT, Focus
+from ctxpress.compressor.code.outline import IDENT, OPERATOR, Focus, operator_name
 
 _EXTS = r"py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|java|rs|c|h|cc|cpp|cxx|hpp|hh|hxx"
 FILE_NAME = re.compile(rf"([\w./\\-]*[\w-]+\.(?:{_EXTS}))\b")
@@ -54,6 +54,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     strong.update(_CALL.findall(scan))
     strong.update(_CODE_SHAPED.findall(scan))
     strong.update(_PY_FRAME.findall(prose))
+    strong.update(operator_name(m) for m in OPERATOR.findall(scan))
     qualified.update(_QUALIFIED.findall(scan))
     for _, b in qualified:
         strong.add(b)

@@ -30,6 +30,7 @@ from ctxpress.compressor.code.outline import (
     Focus,
     Outline,
     Unit,
+    decl_names,
     doc_text,
     end_row,
     indent_of,
@@ -482,13 +483,17 @@ def _balanced(line: str) -> bool:
 
 
 def nested_cut(outline: Outline, u: Unit, rows: list[int]) -> list[str] | None:
-    """``u`` cut to its header, the nested definitions starting on ``rows`` and its
-    closing lines, elisions between: a long function around the closure the prose asks
-    about. ``None`` where a definition is not a statement of ``u``'s own body."""
+    """``u`` cut to its header, the nested definitions starting on ``rows``, the
+    statements of its body that declare what they use (a closure's variables, a
+    sibling closure it calls) and its closing lines, elisions between: a long function
+    around the closure the prose asks about. A method of an object literal the body
+    returns keeps the literal's opening and closing lines around it. ``None`` where a
+    definition is not inside a statement of ``u``'s own body."""
     if not u.collapsible or outline.tree is None:
         return None
     lines, marker = outline.lines, elision(outline)
-    spans = []
+    spans: list[tuple[int, int, int]] = []  # rows a..b, and the row whose indent its elision takes
+    body = None
     for row in rows:
         col = len(lines[row]) - len(lines[row].lstrip())
         node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
@@ -502,22 +507,61 @@ def nested_cut(outline: Outline, u: Unit, rows: list[int]) -> list[str] | None:
         stmt = next((c for c in chain if c.parent == body), None) if body is not None else None
         if stmt is None or stmt.start_point[0] <= u.head_end:
             return None
-        spans.append((stmt.start_point[0], end_row(stmt)))
+        spans.extend(_member_spans(lines, chain, stmt))
+    if body is None:
+        return None
+    # what the kept definitions use from the enclosing body, two steps deep
+    words = {w for a, b, _ in spans for w in IDENT.findall("\n".join(lines[a : b + 1]))}
+    for _ in range(2):
+        grew = False
+        for st in body.named_children:
+            a, b = st.start_point[0], end_row(st)
+            if a <= u.head_end or any(x <= b and a <= y for x, y, _ in spans):
+                continue
+            if words.intersection(decl_names(st)):
+                spans.append((a, b, a))
+                words.update(IDENT.findall("\n".join(lines[a : b + 1])))
+                grew = True
+        if not grew:
+            break
     end = u.close if u.close >= 0 else u.last + 1
     out = lines[u.start : u.head_end + 1]
     prev = u.head_end
-    for a, b in sorted(spans):
+    for a, b, at in sorted(spans):
         if a <= prev:
             continue
         if any(lines[r].strip() for r in range(prev + 1, a)):
-            out.append(indent_of(lines[a]) + marker)
+            out.append(indent_of(lines[at]) + marker)
+        else:
+            out.extend(lines[prev + 1 : a])  # blank lines between kept statements stay
         out.extend(lines[a : b + 1])
         prev = b
     if any(lines[r].strip() for r in range(prev + 1, end)):
-        out.append(indent_of(lines[spans[-1][0]]) + marker)
+        out.append(indent_of(lines[max(spans)[0]]) + marker)
     if u.close >= 0:
         out.extend(lines[u.close : u.last + 1])
     return out
+
+
+def _member_spans(lines: list[str], chain: list[Any], stmt: Any) -> list[tuple[int, int, int]]:
+    """The rows of ``stmt`` to keep for the definition ``chain`` climbs from: all of it,
+    or, for a member of an object literal whose braces end and start their lines
+    (``return {`` … ``};``), the lines up to the brace, the member and the closing lines."""
+    a, b = stmt.start_point[0], end_row(stmt)
+    obj = next((c for c in chain if c.type == "object"), None)
+    member = next((c for c in chain if obj is not None and c.parent == obj), None)
+    if obj is None or member is None:
+        return [(a, b, a)]
+    top, bottom = obj.start_point[0], obj.end_point[0]
+    m_a, m_b = member.start_point[0], end_row(member)
+    if (
+        a <= top < m_a
+        and m_b < bottom <= b
+        and lines[top].rstrip().endswith("{")
+        and lines[bottom].lstrip().startswith("}")
+    ):
+        return [(a, top, a), (m_a, m_b, m_a), (bottom, b, m_a)]
+    return [(a, b, a)]
 
 
 def required_parts(
