@@ -158,6 +158,27 @@ FOCAL_FORMS = {
         + '  has(t: any, p: string) {\n    return p in t && p !== "hidden";\n  },\n};\n',
         "  has(t: any, p: string) {",
     ),
+    # exported TypeScript types are named like the others
+    "ts-exported-type-alias": (
+        "ts",
+        "What does `RetryOptions` allow?",
+        "".join(
+            f"export function helper{i}(a: number): number {{\n  return a * {i};\n}}\n\n"
+            for i in range(12)
+        )
+        + "export type RetryOptions = {\n  retries: number;\n  onError?: (e: Error) => void;\n};\n",
+        "  onError?: (e: Error) => void;",
+    ),
+    "ts-exported-enum": (
+        "ts",
+        "Add a Turbo member to `Mode`.",
+        "".join(
+            f"export function helper{i}(a: number): number {{\n  return a * {i};\n}}\n\n"
+            for i in range(12)
+        )
+        + "export enum Mode {\n  Fast = 'fast',\n  Safe = 'safe',\n}\n",
+        "  Safe = 'safe',",
+    ),
     # a name defined only inside a function: the function around it
     "python-nested-function": (
         "python",
@@ -609,3 +630,19 @@ def test_a_method_of_the_object_a_factory_returns_is_kept_with_its_closure() -> 
     i = lines.index("  return {")
     assert lines[i + 1] == "    // …" and lines[i + 2] == "    set(key, value) {"
     assert clean_parse("javascript", out.encode()) is not None
+
+
+def test_a_typescript_type_the_focal_names_is_ranked_not_forced() -> None:
+    # the code is valid without the type: the focal keeps its room within budget
+    parts = "".join(f"  & Record<'field{i}', string> // what field {i} holds\n" for i in range(40))
+    code = (
+        f"type Props = Base\n{parts}\n"
+        + "export function render(props: Props): string {\n"
+        + "  return props.field1 + props.field2;\n}\n\n"
+        + "".join(
+            f"export function util{i}(a: number) {{\n  return a * {i};\n}}\n\n" for i in range(8)
+        )
+    )
+    out, res = _send("Why does `render` print undefined?", "ts", code, 0.25)
+    assert "  return props.field1 + props.field2;" in out.split("\n")
+    assert not res.over_budget

@@ -191,6 +191,8 @@ _NESTED_DEF = (
     r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\([^)]*\)\s*(?::[^{{=]*)?\{{"
     r"|^\s*({0})\s*:\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>)"
 )
+# A TypeScript type alias or interface: a name for the compiler only.
+_TS_TYPE = re.compile(r"\s*(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
 # Words of a request to write code (``Implement `f` ...``) rather than to explain it.
@@ -364,6 +366,7 @@ def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
     ``global`` defines it only in its body.
     """
     enclosing = {p for f in focal for p in ancestors(f)}
+    ts = outline.lang in ("typescript", "tsx")
     out: dict[Unit, bool] = {}
     if focal:
         # names a wildcard import brings in cannot be traced: keep those imports in
@@ -391,5 +394,7 @@ def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
             if len(real) > 1 and all(u.kind in ("func", "class") and w in u.defs for u in real):
                 real = real[-1:]  # variants of one definition (`#ifdef`, `#[cfg]`): one will do
             for u in real:
+                if ts and _TS_TYPE.match(outline.lines[u.start]):
+                    continue  # a TypeScript type: the code is valid without it, so it is ranked
                 out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
     return list(out.items())

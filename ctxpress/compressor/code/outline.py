@@ -847,7 +847,10 @@ class _Builder:
                 IDENT.findall("\n".join(lines[unit.start : max(unit.start, unit.head_end) + 1]))
             )
             return unit
-        unit.defs = tuple(dict.fromkeys(decl_names(node)))
+        names = decl_names(node)
+        if not names and core is not node and core.type in spec.bodied:
+            names = decl_names(core)  # `export type X = …`, `export enum E {…}`
+        unit.defs = tuple(dict.fromkeys(names))
         if ctype in spec.bodied or node.type in spec.bodied:
             body = self.find_body(core)
             if body is not None and not spec.python:
