@@ -646,3 +646,48 @@ def test_a_typescript_type_the_focal_names_is_ranked_not_forced() -> None:
     out, res = _send("Why does `render` print undefined?", "ts", code, 0.25)
     assert "  return props.field1 + props.field2;" in out.split("\n")
     assert not res.over_budget
+
+
+FOCAL_CPP = (
+    "int target_fn(int a, int b)\n{\n    int s = a;\n    for (int i = 0; i < b; ++i)\n"
+    "        s += i;\n    return s;\n}\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        # nested namespaces closed together, a namespace closed with `};`, an include
+        # guard with a comment on its directive line (googletest): each still opens
+        "namespace acme {{\nnamespace util {{\n\n{body}}}}}  // namespace acme::util\n",
+        "namespace acme {{\n\n{body}}};  // namespace acme\n",
+        "#ifndef ACME_H_  // NOLINT\n#define ACME_H_\n\nnamespace acme {{\n\n{body}}}\n\n#endif\n",
+    ],
+)
+def test_cpp_blocks_closed_or_guarded_unusually_still_open(wrap: str) -> None:
+    code = wrap.format(
+        body=_fill("cpp", 10) + FOCAL_CPP + _fill("cpp", 4).replace("helper", "more")
+    )
+    out, res = _send("Why does `target_fn` overflow?", "cpp", code, 0.3)
+    lines = out.split("\n")
+    assert "        s += i;" in lines
+    assert "    int y = x * 3;" not in lines  # the helpers around it are collapsed
+    assert not res.over_budget
+    assert clean_parse("cpp", out.encode()) is not None
+
+
+def test_the_constants_of_a_long_java_enum_give_way_to_its_method() -> None:
+    consts = "".join(f'    CODE{i}({i}, "message number {i}"),\n' for i in range(80))
+    code = (
+        f'public enum Code {{\n{consts}    LAST(999, "last");\n\n'
+        + "    private final int id;\n\n"
+        + "    public static Code byId(int id) {\n        for (Code c : values()) {\n"
+        + "            if (c.id == id) return c;\n        }\n        return LAST;\n    }\n}\n"
+    )
+    out, res = _send("Why does `byId` return LAST for 5?", "java", code, 0.25)
+    lines = out.split("\n")
+    assert "            if (c.id == id) return c;" in lines
+    assert '    LAST(999, "last");' in lines  # the row that ends the constants stays
+    assert '    CODE40(40, "message number 40"),' not in lines
+    assert not res.over_budget
+    assert clean_parse("java", out.encode()) is not None

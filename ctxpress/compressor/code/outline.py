@@ -622,8 +622,9 @@ class _Builder:
         return 2 if marked or any("NotImplemented" in ln for ln in rest) else 1
 
     def innermost_namespace(self, core: Any) -> Any:
-        """``namespace a { namespace b {`` on one line: the inner body is the one whose
-        braces own their lines, so the pair opens (and trims) as one block."""
+        """``namespace a { namespace b {`` on one line, or closed together (``}}  //
+        namespace a::b``): the inner body is the one whose braces own their lines, so the
+        pair opens (and trims) as one block."""
         while True:
             body = core.child_by_field_name("body")
             if body is None:
@@ -632,7 +633,10 @@ class _Builder:
             if (
                 len(inner) != 1
                 or inner[0].type != "namespace_definition"
-                or inner[0].start_point[0] != body.start_point[0]
+                or (
+                    inner[0].start_point[0] != body.start_point[0]
+                    and end_row(inner[0]) != end_row(body)
+                )
                 or inner[0].child_by_field_name("body") is None
             ):
                 return core
@@ -663,10 +667,17 @@ class _Builder:
         if body is None:
             body = self.find_body(core)
         if body is not None and body.type == "enum_body":
-            # Java: the constants (and the `;` after them) stay as written around the
-            # members, which are the declarations after them
+            # Java: the constants and the declarations after them are members, but not the
+            # constants on the row of the `;` that ends them: that row stays as written
             decls = [c for c in body.named_children if c.type == "enum_body_declarations"]
-            return [[c for c in decls[0].children if c.type != ";"] if decls else []]
+            ends = decls[0].children[0] if decls and decls[0].children else None
+            stop = ends.start_point[0] if ends is not None and ends.type == ";" else None
+            consts = [
+                c
+                for c in body.named_children
+                if c.type != "enum_body_declarations" and (stop is None or end_row(c) < stop)
+            ]
+            return [consts + ([c for c in decls[0].children if c.type != ";"] if decls else [])]
         return [list(body.children)] if body is not None else []
 
     def make(self, nodes: list[Any], leads: list[Any], parent: Unit, owner: str | None) -> Unit:
@@ -675,7 +686,8 @@ class _Builder:
         first = min([n.start_point[0] for n in leads] + [nodes[0].start_point[0]])
         start = attrs[0].start_point[0] if attrs else nodes[0].start_point[0]
         last = max(end_row(n) for n in nodes)
-        code = [n for n in nodes if n.type not in spec.comments]
+        # (an empty statement sharing a row, `};` after a namespace, is punctuation)
+        code = [n for n in nodes if n.type not in spec.comments and node_text(n).strip() != ";"]
         unit = Unit("stmt", first, start, last, parent=parent, owner=owner)
         unit.order = len(self.units)
         self.units.append(unit)
@@ -897,6 +909,13 @@ class _Builder:
             if node.type in spec.structural:
                 continue
             srow = node.start_point[0]
+            if (
+                node.type in spec.comments
+                and not groups
+                and not pending
+                and _prefix(lines, srow, node.start_point[1]).strip()
+            ):
+                continue  # trails the container's own header (`#ifndef G  // NOLINT`)
             if node.type in spec.comments or node.type in spec.attributes:
                 if groups and srow <= last_row and not pending:
                     groups[-1][0].append(node)
