@@ -270,6 +270,7 @@ class CodeStage:
                 res = trim_outline(b.outline, bf, targets[k], ctx.counter.text, b.tokens)
                 if res.code == b.code or res.tokens_estimate >= b.tokens:
                     results.pop(k, None)
+                    focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
                     continue
                 sizes[k] = res.tokens_estimate
                 if clean_parse(b.lang, res.code.encode()) is None or (
@@ -277,6 +278,7 @@ class CodeStage:
                 ):
                     ctx.note(f"m{b.msg}: {b.lang} block left as is (trimmed output did not parse)")
                     results.pop(k, None)
+                    focal.pop(k, None)
                     continue
                 results[k] = res.code
                 focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
@@ -295,6 +297,8 @@ class CodeStage:
             if k in results:
                 after = ctx.counter.text(results[k])
                 ctx.note(f"m{b.msg}: {b.lang} block {b.tokens}->{after} tokens; focal: {focal[k]}")
+            elif k in focal:  # what the focal code needs is the whole block
+                ctx.note(f"m{b.msg}: {b.lang} block left as is (no smaller); focal: {focal[k]}")
         return current
 
 

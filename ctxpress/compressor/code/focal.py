@@ -49,6 +49,12 @@ def find_focal(
             if u.name in chosen and u not in exact:
                 seed(u, 1.0)
         named = [u for u in named if u.name not in chosen or u in exact]
+    # `Box.get` names `get`; Java and C++ constructors named `Box` are context
+    qualifiers = {o for o, m in focus.qualified if o != m}
+    ctors = [u for u in named if u.kind == "func" and u.name == u.owner and u.name in qualifiers]
+    for u in ctors:
+        seed(u, 1.0)
+    named = [u for u in named if u not in ctors]
     # A stub of a protocol, or one a subclass in the file implements, is an interface,
     # not a body to write.
     implemented = {

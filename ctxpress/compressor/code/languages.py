@@ -97,7 +97,8 @@ SPECS: dict[str, LangSpec] = {
         "tree_sitter_go",
         functions=frozenset({"function_declaration", "method_declaration"}),
         bodied=frozenset({"type_declaration"}),
-        imports=frozenset({"import_declaration", "package_clause"}),
+        imports=frozenset({"import_declaration"}),
+        structural=frozenset({"package_clause"}),  # a Go file is not valid without it
         self_words=(),
         body_types=frozenset({"field_declaration_list", "interface_type"}),
     ),

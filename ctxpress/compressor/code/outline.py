@@ -335,7 +335,14 @@ def decl_names(node: Any, depth: int = 0) -> list[str]:
         elif child.type in _NAME_TYPES and (fname in _DECL_FIELDS or node.type == "enumerator"):
             out.append(node_text(child))
         elif fname in _DECL_FIELDS and child.is_named:
-            if child.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple"):
+            if child.type in (
+                "pattern_list",
+                "tuple_pattern",
+                "list_pattern",
+                "tuple",
+                "object_pattern",  # `const { join, resolve } = require("path")`
+                "array_pattern",  # `const [ref, setRef] = useState()`
+            ):
                 out.extend(IDENT.findall(node_text(child)))
             else:
                 out.extend(decl_names(child, depth + 1) or IDENT.findall(node_text(child))[-1:])
@@ -383,7 +390,8 @@ class _Builder:
                     base = IDENT.findall(node_text(scope).split("<")[0].split("::")[-1])
                     owner = base[-1] if base else owner
                 name_node = inner
-        if name_node.type in ("template_function", "template_method"):
+        if name_node.type in ("template_function", "template_method", "template_type"):
+            # `f<int>`, a specialisation `struct Traits<Widget>`: the template's name
             name_node = name_node.child_by_field_name("name") or name_node
         if name_node.type in ("operator_name", "operator_cast"):
             return _operator_of(name_node), owner
@@ -1010,7 +1018,7 @@ def _index(outline: Outline) -> None:
                     outline.top.setdefault(name, []).append(unit)
         if unit.owner and outline.spec.name != "go":
             pattern = PY_SELF_ASSIGN if outline.spec.python else _JS_THIS_ASSIGN
-            for attr in set(pattern.findall(text)):
+            for attr in dict.fromkeys(pattern.findall(text)):
                 outline.attr_defs.setdefault((unit.owner, attr), []).append(unit)
 
 

@@ -482,17 +482,25 @@ def _balanced(line: str) -> bool:
     return sum(line.count(c) for c in "([{") == sum(line.count(c) for c in ")]}")
 
 
-def nested_cut(outline: Outline, u: Unit, rows: list[int]) -> list[str] | None:
-    """``u`` cut to its header, the nested definitions starting on ``rows``, the
-    statements of its body that declare what they use (a closure's variables, a
-    sibling closure it calls) and its closing lines, elisions between: a long function
-    around the closure the prose asks about. A method of an object literal the body
-    returns keeps the literal's opening and closing lines around it. ``None`` where a
-    definition is not inside a statement of ``u``'s own body."""
+def nested_cut(
+    outline: Outline,
+    u: Unit,
+    rows: list[int],
+    limit: int = 0,
+    cost: Callable[[list[str]], int] | None = None,
+) -> list[str] | None:
+    """``u`` cut to its header, the nested definitions starting on ``rows`` and its
+    closing lines, elisions between: a long function around the closure the prose asks
+    about. In brace languages the blocks and object literals on the way to a definition
+    keep only their braces and the member on the way (``return {`` … ``set(k, v) {…}``
+    … ``};``). While the cut stays within ``limit`` tokens (by ``cost``), the statements
+    of ``u``'s body that declare what the kept code uses come too, nearest uses first (a
+    closure's variables, a sibling closure it calls). ``None`` where a definition is not
+    inside a statement of ``u``'s own body (Python: not one itself)."""
     if not u.collapsible or outline.tree is None:
         return None
-    lines, marker = outline.lines, elision(outline)
-    spans: list[tuple[int, int, int]] = []  # rows a..b, and the row whose indent its elision takes
+    lines, marker, python = outline.lines, elision(outline), outline.spec.python
+    kept: set[int] = set()
     body = None
     for row in rows:
         col = len(lines[row]) - len(lines[row].lstrip())
@@ -507,61 +515,81 @@ def nested_cut(outline: Outline, u: Unit, rows: list[int]) -> list[str] | None:
         stmt = next((c for c in chain if c.parent == body), None) if body is not None else None
         if stmt is None or stmt.start_point[0] <= u.head_end:
             return None
-        spans.extend(_member_spans(lines, chain, stmt))
+        kept |= _path_rows(lines, chain, stmt) if not python else _rows(stmt)
     if body is None:
         return None
-    # what the kept definitions use from the enclosing body, two steps deep
-    words = {w for a, b, _ in spans for w in IDENT.findall("\n".join(lines[a : b + 1]))}
-    for _ in range(2):
-        grew = False
-        for st in body.named_children:
-            a, b = st.start_point[0], end_row(st)
-            if a <= u.head_end or any(x <= b and a <= y for x, y, _ in spans):
-                continue
-            if words.intersection(decl_names(st)):
-                spans.append((a, b, a))
-                words.update(IDENT.findall("\n".join(lines[a : b + 1])))
-                grew = True
-        if not grew:
-            break
-    end = u.close if u.close >= 0 else u.last + 1
-    out = lines[u.start : u.head_end + 1]
-    prev = u.head_end
-    for a, b, at in sorted(spans):
-        if a <= prev:
+
+    def render(rows: set[int]) -> list[str]:
+        code = [r for r in sorted(rows) if lines[r].strip()]
+        out = lines[u.start : u.head_end + 1]
+        prev = u.head_end
+        end = u.close if u.close >= 0 else u.last + 1
+        for r in [*code, end]:
+            gap = [g for g in range(prev + 1, r) if lines[g].strip()]
+            if gap:  # Python: at the next statement's indent (a comment's may be any)
+                at = (code[0] if r == end else r) if python else gap[0]
+                out.append(indent_of(lines[at]) + marker)
+            elif r < end:
+                out.extend(lines[prev + 1 : r])  # blank lines between kept rows stay
+            if r < end:
+                out.append(lines[r])
+            prev = r
+        if u.close >= 0:
+            out.extend(lines[u.close : u.last + 1])
+        return out
+
+    if cost is not None:
+        # what the kept code uses from the enclosing body: nearest uses first, smallest first
+        words = set(IDENT.findall("\n".join(lines[r] for r in kept)))
+        for _ in range(2):
+            found = [
+                st
+                for st in body.named_children
+                if st.start_point[0] > u.head_end
+                and not kept.intersection(_rows(st))
+                and words.intersection(decl_names(st))
+            ]
+            grew = False
+            for st in sorted(found, key=lambda st: end_row(st) - st.start_point[0]):
+                trial = kept | _rows(st)
+                if cost(render(trial)) <= limit:
+                    kept = trial
+                    words.update(IDENT.findall("\n".join(lines[r] for r in _rows(st))))
+                    grew = True
+            if not grew:
+                break
+    return render(kept)
+
+
+def _rows(node: Any) -> set[int]:
+    return set(range(node.start_point[0], end_row(node) + 1))
+
+
+# Brace-delimited nodes whose other members a cut may elide: blocks, object literals,
+# class bodies.
+_CUT_THROUGH = frozenset({"statement_block", "object", "class_body"})
+
+
+def _path_rows(lines: list[str], chain: list[Any], stmt: Any) -> set[int]:
+    """The rows of ``stmt`` to keep for the definition ``chain`` climbs from: all of it
+    but the other members of each block or object literal on the way whose braces end
+    and start their lines."""
+    drop: set[int] = set()
+    for c in chain:
+        p = c.parent
+        if p is None or p.type not in _CUT_THROUGH or c is stmt:
             continue
-        if any(lines[r].strip() for r in range(prev + 1, a)):
-            out.append(indent_of(lines[at]) + marker)
-        else:
-            out.extend(lines[prev + 1 : a])  # blank lines between kept statements stay
-        out.extend(lines[a : b + 1])
-        prev = b
-    if any(lines[r].strip() for r in range(prev + 1, end)):
-        out.append(indent_of(lines[max(spans)[0]]) + marker)
-    if u.close >= 0:
-        out.extend(lines[u.close : u.last + 1])
-    return out
-
-
-def _member_spans(lines: list[str], chain: list[Any], stmt: Any) -> list[tuple[int, int, int]]:
-    """The rows of ``stmt`` to keep for the definition ``chain`` climbs from: all of it,
-    or, for a member of an object literal whose braces end and start their lines
-    (``return {`` … ``};``), the lines up to the brace, the member and the closing lines."""
-    a, b = stmt.start_point[0], end_row(stmt)
-    obj = next((c for c in chain if c.type == "object"), None)
-    member = next((c for c in chain if obj is not None and c.parent == obj), None)
-    if obj is None or member is None:
-        return [(a, b, a)]
-    top, bottom = obj.start_point[0], obj.end_point[0]
-    m_a, m_b = member.start_point[0], end_row(member)
-    if (
-        a <= top < m_a
-        and m_b < bottom <= b
-        and lines[top].rstrip().endswith("{")
-        and lines[bottom].lstrip().startswith("}")
-    ):
-        return [(a, top, a), (m_a, m_b, m_a), (bottom, b, m_a)]
-    return [(a, b, a)]
+        top, bottom = p.start_point[0], p.end_point[0]
+        if not (lines[top].rstrip().endswith("{") and lines[bottom].lstrip().startswith("}")):
+            continue
+        mine = _rows(c)
+        for sib in p.named_children:
+            rows = _rows(sib)
+            if sib is not c and top < min(rows) and max(rows) < bottom and not rows & mine:
+                drop |= rows
+        if p.parent is stmt or p is stmt:
+            break
+    return _rows(stmt) - drop
 
 
 def required_parts(
@@ -829,7 +857,7 @@ def trim_outline(
     for f, starts in nested.items():
         if seeds.get(f) != 0.0 or costs.full(f) <= budget // 2:
             continue
-        lines = nested_cut(outline, f, starts)
+        lines = nested_cut(outline, f, starts, budget * 3 // 4, costs.lines)
         if lines is not None:
             around[f] = lines
         elif costs.full(f) > budget:
@@ -837,14 +865,17 @@ def trim_outline(
     # `self.cache` asked about: the method that assigns it first (the constructor, mostly),
     # cut to that assignment in Python where the whole would take half the budget; not
     # from a report's source line (it names what the failing line uses)
+    asked_attrs: dict[Unit, set[str]] = {}
     for (owner, attr), defs in outline.attr_defs.items() if not focus.rows else ():
-        if not defs or not focus.qualified & {("self", attr), ("this", attr), (owner, attr)}:
-            continue
-        u = min(defs, key=lambda d: (d.name != "__init__", d.order))
+        if defs and focus.qualified & {("self", attr), ("this", attr), (owner, attr)}:
+            u = min(defs, key=lambda d: (d.name != "__init__", d.order))
+            asked_attrs.setdefault(u, set()).add(attr)
+    for u in sorted(asked_attrs, key=lambda u: u.order):
         if seeds.get(u) == 0.0 or costs.full(u) <= budget // 2:
             seeds[u] = 0.0
             continue
-        lines = partial_body(outline, u, frozenset({attr})) if outline.spec.python else []
+        attrs = frozenset(asked_attrs[u])
+        lines = partial_body(outline, u, attrs) if outline.spec.python else []
         if lines:
             around[u] = lines
         seeds[u] = 0.0 if lines or costs.full(u) <= budget else 1.0
