@@ -743,3 +743,42 @@ def test_a_block_its_focal_code_fills_is_left_as_is_with_a_note() -> None:
     out, res = _send("Why does `pipeline` return NaN?", "js", code, 0.3)
     assert out == code
     assert res.stages[0].notes == ("m0: javascript block left as is (no smaller); focal: pipeline",)
+
+
+def test_two_attributes_asked_about_keep_both_assignments() -> None:
+    sets = [f"        self.extra{i} = compute({i}, name)\n" for i in range(40)]
+    code = (
+        "class Process:\n    def __init__(self, name, config):\n"
+        + "".join(sets[:20])
+        + "        self._popen = None\n"
+        + "".join(sets[20:])
+        + "        self._config = dict(config)\n\n"
+        + "    def start(self):\n        return self._popen\n\n\n"
+        + _fill("python", 6)
+    )
+    out, res = _send("Where are `self._popen` and `self._config` set?", "python", code, 0.25)
+    lines = out.split("\n")
+    assert "        self._popen = None" in lines
+    assert "        self._config = dict(config)" in lines
+    assert not res.over_budget
+
+
+def test_a_cut_goes_through_the_blocks_on_the_way_to_a_nested_method() -> None:
+    steps = "".join(f"      const s{i} = prepare(options, {i});\n" for i in range(30))
+    code = (
+        "export function createQueue(options) {\n"
+        + "  return new Promise((resolve) => {\n"
+        + steps
+        + "    const api = {\n"
+        + "".join(f"      m{i}(x) {{\n        return s{i} + x;\n      }},\n" for i in range(12))
+        + "      drain(x) {\n        return s3 - x;\n      },\n"
+        + "    };\n    resolve(api);\n  });\n}\n\n"
+        + "".join(f"export function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(8))
+    )
+    out, res = _send("Why does `drain` return a negative number?", "js", code, 0.25)
+    lines = out.split("\n")
+    assert "        return s3 - x;" in lines
+    assert "      const s20 = prepare(options, 20);" not in lines
+    assert "        return s5 + x;" not in lines
+    assert not res.over_budget
+    assert clean_parse("javascript", out.encode()) is not None
