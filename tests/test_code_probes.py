@@ -782,3 +782,45 @@ def test_a_cut_goes_through_the_blocks_on_the_way_to_a_nested_method() -> None:
     assert "        return s5 + x;" not in lines
     assert not res.over_budget
     assert clean_parse("javascript", out.encode()) is not None
+
+
+def test_a_file_line_outside_any_function_keeps_its_line() -> None:
+    # tsc points at an interface member: the member is the focal code
+    members = "".join(f"  option{i}: string; // what option {i} holds\n" for i in range(30))
+    code = (
+        "".join(
+            f"export function util{i}(a: number) {{\n  return a * {i};\n}}\n\n" for i in range(8)
+        )
+        + f"export interface Config {{\n{members}  retries: nmber;\n}}\n"
+    )
+    code = "// src/config.ts\n" + code
+    row = code.split("\n").index("  retries: nmber;") + 1
+    prose = f"tsc says:\nsrc/config.ts({row},12): error TS2552: Cannot find name 'nmber'."
+    msgs = [{"role": "user", "content": f"{prose}\n\n```ts\n{code}```\n"}]
+    res = ctxpress.compress(msgs, budget=int(ctxpress.count_tokens(msgs) * 0.25), stages=["code"])
+    out = res.messages[0]["content"]
+    assert "  retries: nmber;" in out.split("\n")
+    assert "focal: none" not in res.stages[0].notes[0]
+    assert not res.over_budget
+
+
+def test_typescript_declarations_and_overloads_name_their_function() -> None:
+    overloads = "".join(
+        f"export function intercept(value: Box{i}, handler: Handler): Lambda\n" for i in range(5)
+    )
+    code = (
+        "".join(
+            f"export function util{i}(a: number) {{\n  return a * {i};\n}}\n\n" for i in range(8)
+        )
+        + "export declare function observe(target: object, listener: Listener): Lambda;\n\n"
+        + overloads
+        + "export function intercept(thing, handler?): Lambda {\n"
+        + "  return register(thing, handler);\n}\n"
+    )
+    _, res = _send("Why does `observe` never fire?", "ts", code, 0.3)
+    assert res.stages[0].notes[0].endswith("focal: observe")
+    out, res = _send("Why does `intercept` return the wrong value?", "ts", code, 0.3)
+    lines = out.split("\n")
+    assert "  return register(thing, handler);" in lines  # the implementation, not a stub
+    assert res.stages[0].notes[0].endswith("focal: intercept")
+    assert not res.over_budget

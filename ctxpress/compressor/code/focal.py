@@ -99,8 +99,10 @@ def find_focal(
         for u in named:
             by_name.setdefault(u.label, []).append(u)
         for group in by_name.values():
+            # overload stubs and declarations give way to the definition they declare
+            real = [u for u in group if not u.abstract] or group
             for u in group:
-                seed(u, 0.0 if len(group) <= 3 else 1.0)
+                seed(u, 0.0 if u in real and len(real) <= 3 else 1.0)
     if named:
         if len(marked) <= 3:
             for u in marked:
@@ -116,7 +118,7 @@ def find_focal(
     # A file:line reference: the innermost function holding the line is focal.
     located: set[Unit] = set()
     for row in sorted(focus.rows):
-        best = _innermost_function(outline, row)
+        best = _innermost_function(outline, row) or _innermost_unit(outline, row)
         if best is not None:
             seed(best, 0.0)
             located.add(best)
@@ -161,6 +163,16 @@ def _innermost_function(outline: Outline, row: int) -> Unit | None:
     return best
 
 
+def _innermost_unit(outline: Outline, row: int) -> Unit | None:
+    """Outside any function (a field, an interface member, a type, an enum): the smallest
+    unit holding the row."""
+    best = None
+    for u in outline.units:
+        if u.first <= row <= u.last and (best is None or u.last - u.first < best.last - best.first):
+            best = u
+    return best
+
+
 def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
@@ -178,10 +190,11 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
             where.setdefault(next(g for g in m.groups() if g), []).append(r)
     out: dict[Unit, list[int]] = {}
     for found in where.values():
-        if len(found) == 1:
-            u = _innermost_function(outline, found[0])
-            if u is not None:
-                out.setdefault(u, []).append(found[0])
+        # (a type member `start: () => void` is no definition: it is in no function)
+        inside = [(r, u) for r in found if (u := _innermost_function(outline, r)) is not None]
+        if len(inside) == 1:
+            r, u = inside[0]
+            out.setdefault(u, []).append(r)
     return out
 
 
@@ -389,7 +402,7 @@ def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
             ):
                 out[u] = False
     for f in focal:
-        for w in sorted(code_names(outline, f)):
+        for w in sorted(code_names(outline, f) - set(f.defs)):  # not its own name: defined
             # a named block (`const table = { … }`) stays too, collapsed
             cands = [
                 u

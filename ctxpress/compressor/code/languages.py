@@ -42,6 +42,7 @@ class LangSpec:
 _JS_FUNCS = frozenset(
     {
         "function_declaration",
+        "function_signature",  # TS: `declare function f(): T;`, an overload
         "generator_function_declaration",
         "method_definition",
         "function_expression",

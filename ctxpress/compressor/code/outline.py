@@ -778,7 +778,9 @@ class _Builder:
             head = "\n".join(
                 lines[unit.start : (unit.head_end if unit.collapsible else unit.start) + 1]
             )
-            unit.abstract = bool(re.search(r"abstract|@(?:\w+\.)?overload\b", head))
+            unit.abstract = core.type == "function_signature" or bool(
+                re.search(r"abstract|@(?:\w+\.)?overload\b", head)
+            )
             unit.header_words = frozenset(IDENT.findall(head))
             unit.empty = self.empty_body(unit)
             if spec.python and (unit.owner or unit.empty) and unit.collapsible:
