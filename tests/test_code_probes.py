@@ -824,3 +824,70 @@ def test_typescript_declarations_and_overloads_name_their_function() -> None:
     assert "  return register(thing, handler);" in lines  # the implementation, not a stub
     assert res.stages[0].notes[0].endswith("focal: intercept")
     assert not res.over_budget
+
+
+ANON = """    Runnable watcher(final int limit) {
+        log("creating watcher");
+        return new Runnable() {
+            @Override
+            public void run() {
+                if (count > limit) {
+                    log("over");
+                }
+            }
+        };
+    }
+
+    private final Comparator<String> byLength = new Comparator<String>() {
+        @Override
+        public int compare(String a, String b) {
+            return Integer.compare(a.length(), b.length());
+        }
+    };
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "holder"),
+    [
+        ("run", '                    log("over");', "Registry.watcher"),
+        (
+            "compare",
+            "            return Integer.compare(a.length(), b.length());",
+            "Registry.byLength",
+        ),
+    ],
+)
+def test_a_method_of_a_java_anonymous_class_is_found(name: str, line: str, holder: str) -> None:
+    code = "public class Registry {\n" + _fill("java", 10) + ANON + _fill("java", 4) + "}\n"
+    out, res = _send(f"What does `{name}` do?", "java", code, 0.25)
+    assert line in out.split("\n")
+    assert res.stages[0].notes[0].endswith(f"focal: {holder}")
+    assert not res.over_budget
+    assert clean_parse("java", out.encode()) is not None
+
+
+@pytest.mark.parametrize(
+    ("tag", "macro", "line"),
+    [
+        (
+            "c",
+            "#define CHECKED_ADD(a, b, out) \\\n    do { \\\n"
+            "        if ((b) > 0 && (a) > INT_MAX - (b)) \\\n"
+            "            return -1; \\\n        *(out) = (a) + (b); \\\n    } while (0)\n\n",
+            "            return -1; \\",
+        ),
+        (
+            "rust",
+            "macro_rules! square {\n    ($x:expr) => {\n        $x * $x + 1\n    };\n}\n\n",
+            "        $x * $x + 1",
+        ),
+    ],
+)
+def test_a_macro_asked_about_is_focal(tag: str, macro: str, line: str) -> None:
+    code = _fill(tag, 6) + macro + _fill(tag, 6).replace("helper", "more")
+    name = "CHECKED_ADD" if tag == "c" else "square"
+    out, res = _send(f"Why does `{name}` overflow?", tag, code, 0.25)
+    assert line in out.split("\n")
+    assert res.stages[0].notes[0].endswith(f"focal: {name}")
+    assert not res.over_budget

@@ -173,6 +173,14 @@ def _innermost_unit(outline: Outline, row: int) -> Unit | None:
     return best
 
 
+def _holder(outline: Outline, row: int) -> Unit | None:
+    u = _innermost_function(outline, row)
+    if u is None and outline.lang == "java":
+        u = _innermost_unit(outline, row)
+        return u if u is not None and u.kind == "stmt" and u.owner else None
+    return u
+
+
 def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
@@ -190,8 +198,9 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
             where.setdefault(next(g for g in m.groups() if g), []).append(r)
     out: dict[Unit, list[int]] = {}
     for found in where.values():
-        # (a type member `start: () => void` is no definition: it is in no function)
-        inside = [(r, u) for r in found if (u := _innermost_function(outline, r)) is not None]
+        # (a type member `start: () => void` is no definition: it is in no function; in
+        # Java, a field's anonymous class holds methods: the field is around them)
+        inside = [(r, u) for r in found if (u := _holder(outline, r)) is not None]
         if len(inside) == 1:
             r, u = inside[0]
             out.setdefault(u, []).append(r)
@@ -209,6 +218,9 @@ _NESTED_DEF = (
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
     r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\([^)]*\)\s*(?::[^{{=]*)?\{{"
     r"|^\s*({0})\s*:\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>)"
+    # a Java method of an anonymous or local class: `public void run() {`
+    r"|^\s*(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
+    r"(?:<[^>]*>\s+)?[\w.<>\[\]?,]+\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
 )
 # A TypeScript type alias or interface: a name for the compiler only.
 _TS_TYPE = re.compile(r"\s*(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")

@@ -121,7 +121,7 @@ SPECS: dict[str, LangSpec] = {
     "rust": LangSpec(
         "rust",
         "tree_sitter_rust",
-        functions=frozenset({"function_item"}),
+        functions=frozenset({"function_item", "macro_definition"}),
         containers=frozenset({"impl_item", "trait_item", "mod_item"}),
         bodied=frozenset({"struct_item", "enum_item", "union_item"}),
         imports=frozenset({"use_declaration", "extern_crate_declaration"}),
@@ -133,7 +133,7 @@ SPECS: dict[str, LangSpec] = {
     "c": LangSpec(
         "c",
         "tree_sitter_c",
-        functions=frozenset({"function_definition"}),
+        functions=frozenset({"function_definition", "preproc_function_def"}),
         containers=frozenset({"preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif"}),
         bodied=frozenset(
             {
@@ -151,7 +151,7 @@ SPECS: dict[str, LangSpec] = {
     "cpp": LangSpec(
         "cpp",
         "tree_sitter_cpp",
-        functions=frozenset({"function_definition"}),
+        functions=frozenset({"function_definition", "preproc_function_def"}),
         containers=frozenset(
             {
                 "class_specifier",

@@ -566,8 +566,8 @@ def _rows(node: Any) -> set[int]:
 
 
 # Brace-delimited nodes whose other members a cut may elide: blocks, object literals,
-# class bodies.
-_CUT_THROUGH = frozenset({"statement_block", "object", "class_body"})
+# class bodies (a Java anonymous class's).
+_CUT_THROUGH = frozenset({"statement_block", "block", "object", "class_body"})
 
 
 def _path_rows(lines: list[str], chain: list[Any], stmt: Any) -> set[int]:
