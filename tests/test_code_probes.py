@@ -891,3 +891,35 @@ def test_a_macro_asked_about_is_focal(tag: str, macro: str, line: str) -> None:
     assert line in out.split("\n")
     assert res.stages[0].notes[0].endswith(f"focal: {name}")
     assert not res.over_budget
+
+
+FIELDS = "".join(f"  field{i}: number = {i} // what field {i} holds\n" for i in range(30))
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("Why is `QueryObserver.staleTimeoutId` never cleared?", "  staleTimeoutId?: number"),
+        (
+            "Why is `#currentResult` undefined after subscribe?",
+            "  #currentResult: Result | undefined",
+        ),
+    ],
+)
+def test_a_class_field_asked_about_is_kept(question: str, line: str) -> None:
+    code = (
+        "".join(
+            f"export function util{i}(a: number) {{\n  return a * {i};\n}}\n\n" for i in range(6)
+        )
+        + "export class QueryObserver {\n"
+        + FIELDS
+        + f"{line}\n"
+        + "".join(
+            f"  method{i}(x: number) {{\n    return x + this.field{i};\n  }}\n" for i in range(30)
+        )
+        + "}\n"
+    )
+    out, res = _send(question, "ts", code, 0.25)
+    assert line in out.split("\n")
+    assert not res.over_budget
+    assert clean_parse("typescript", out.encode()) is not None

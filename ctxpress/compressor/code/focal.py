@@ -31,7 +31,9 @@ def find_focal(
     named: list[Unit] = []
     for unit in outline.units:
         if unit.kind in ("stmt", "import") and focus.strong.intersection(unit.defs):
-            seed(unit, 1.0)
+            # `QueryObserver.staleTimeoutId`: that class's field is what is asked about
+            field = any((unit.owner, d) in focus.qualified for d in unit.defs)
+            seed(unit, 0.0 if unit.owner and field else 1.0)
         if unit.kind not in ("func", "class"):
             continue
         name = unit.label  # a type definition (Go `type X struct`) by the name it defines
@@ -139,7 +141,7 @@ def find_focal(
     for f in focal:
         for p in ancestors(f):
             if p in seeds and (
-                seeds[p] > 0.0 or p.name == f.name or (p.name, f.name) in focus.qualified
+                seeds[p] > 0.0 or p.name == f.name or (p.name, f.label) in focus.qualified
             ):
                 del seeds[p]
     # A type defined apart from its methods (Go, Rust, C++ `Foo::bar`) and named beside a

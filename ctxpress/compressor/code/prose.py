@@ -30,6 +30,7 @@ _QUALIFIED = re.compile(r"([^\W\d]\w*)(?:\.|::|#)([^\W\d]\w*)")
 _CALL = re.compile(r"\b([^\W\d]\w*)\(")
 _CODE_SHAPED = re.compile(r"\b(\w*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b")
 _WORD = re.compile(r"[A-Za-z_]\w{2,}")
+_PRIVATE = re.compile(r"#[A-Za-z_$][\w$]*")
 _PROPER = re.compile(r"(?<=[a-z,] )[A-Z][a-z]+[a-z0-9]*\b")
 
 
@@ -50,6 +51,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", prose))
     for span in _BACKTICK.findall(scan):
         strong.update(IDENT.findall(span))
+        strong.update(_PRIVATE.findall(span))  # JS `#count`, a name of its own
         qualified.update(_QUALIFIED.findall(span))
     strong.update(_CALL.findall(scan))
     strong.update(_CODE_SHAPED.findall(scan))
