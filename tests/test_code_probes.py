@@ -937,3 +937,28 @@ def test_a_focal_larger_than_the_budget_still_marks_what_was_left_out() -> None:
     assert res.over_budget  # the focal alone is larger than the budget: kept whole
     assert "  const v20 = step(x, 20);" in lines
     assert lines[0] == "// …"  # the helpers around it are marked as left out, not erased
+
+
+def test_a_stack_frame_inside_a_closure_cuts_around_the_closure() -> None:
+    helpers = "".join(
+        f"  const h{i} = (x) => {{\n    return x * {i} + queue.length;\n  }};\n" for i in range(25)
+    )
+    code = (
+        "export function createNotifyManager() {\n  let queue = [];\n\n"
+        + helpers
+        + "  const flush = () => {\n    const original = queue;\n    queue = [];\n"
+        + "    original.forEach((cb) => cb());\n  };\n\n  return { flush };\n}\n"
+    )
+    row = code.split("\n").index("    original.forEach((cb) => cb());") + 1
+    trace = f"TypeError: cb is not a function\n    at flush (/app/src/notify.js:{row}:14)\n"
+    msgs = [
+        {
+            "role": "user",
+            "content": f"```\n{trace}```\nWhy?\n\n```js\n// src/notify.js\n{code}```\n",
+        }
+    ]
+    res = ctxpress.compress(msgs, budget=int(ctxpress.count_tokens(msgs) * 0.3), stages=["code"])
+    out = res.messages[0]["content"].split("\n")
+    assert "    original.forEach((cb) => cb());" in out
+    assert "    return x * 7 + queue.length;" not in out  # the other closures are cut away
+    assert not res.over_budget

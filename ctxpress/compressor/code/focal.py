@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, code_names, refs
 
@@ -175,6 +176,39 @@ def _innermost_unit(outline: Outline, row: int) -> Unit | None:
     return best
 
 
+def _closures_at(outline: Outline, rows: frozenset[int]) -> dict[Unit, list[int]]:
+    """A file:line inside a named closure (a stack frame `at flush (x.js:30:9)`): the
+    function around it, with the row the closure starts on; the function's other rows the
+    report names stay as they are. Nothing where no row is inside a closure: the
+    function the report points into is kept whole."""
+    out: dict[Unit, list[int]] = {}
+    inner = False
+    for row in sorted(rows):
+        u = _innermost_function(outline, row)
+        if u is None or outline.tree is None or not outline.lines[row].strip():
+            continue
+        col = len(outline.lines[row]) - len(outline.lines[row].lstrip())
+        node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
+        at = row
+        while node is not None and node.start_point[0] > u.head_end:
+            if node.type in outline.spec.functions and _named(node):
+                at, inner = node.start_point[0], True
+                break
+            node = node.parent
+        out.setdefault(u, []).append(at)
+    return out if inner else {}
+
+
+def _named(fn: Any) -> bool:
+    """Whether a function node has a name a stack frame would show."""
+    parent = fn.parent
+    return fn.child_by_field_name("name") is not None or (
+        parent is not None
+        and parent.type
+        in ("variable_declarator", "pair", "assignment_expression", "field_definition")
+    )
+
+
 def _holder(outline: Outline, row: int) -> Unit | None:
     u = _innermost_function(outline, row)
     if u is None and outline.lang == "java":
@@ -188,10 +222,12 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
     name defined once so (tests that each define their own `fn x` name none), and only
     without a file:line reference: a report's source line names what it calls."""
+    if focus.rows:
+        return _closures_at(outline, focus.rows)
     defined = {u.name for u in outline.units}
     defined.update(d for u in outline.units if u.kind in ("func", "class") for d in u.defs)
     unmatched = focus.strong - defined
-    if focus.rows or not unmatched:
+    if not unmatched:
         return {}
     inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
     where: dict[str, list[int]] = {}

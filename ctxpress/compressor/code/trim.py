@@ -860,7 +860,7 @@ def trim_outline(
         lines = nested_cut(outline, f, starts, budget * 3 // 4, costs.lines)
         if lines is not None:
             around[f] = lines
-        elif costs.full(f) > budget:
+        elif costs.full(f) > budget and not focus.rows:  # a report's function stays whole
             seeds[f] = 1.0
     # `self.cache` asked about: the method that assigns it first (the constructor, mostly),
     # cut to that assignment in Python where the whole would take half the budget; not
