@@ -452,7 +452,10 @@ def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
             ):
                 out[u] = False
     for f in focal:
-        for w in sorted(code_names(outline, f) - set(f.defs)):  # not its own name: defined
+        # a module-level function's own name is bound by it (not by its overload stubs);
+        # a method's name binds nothing at module level
+        own = set() if f.owner else set(f.defs)
+        for w in sorted(code_names(outline, f) - own):
             # a named block (`const table = { … }`) stays too, collapsed
             cands = [
                 u
