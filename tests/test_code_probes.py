@@ -925,20 +925,6 @@ def test_a_class_field_asked_about_is_kept(question: str, line: str) -> None:
     assert clean_parse("typescript", out.encode()) is not None
 
 
-def test_a_focal_larger_than_the_budget_still_marks_what_was_left_out() -> None:
-    body = "".join(f"  const v{i} = step(x, {i});\n" for i in range(40))
-    code = (
-        "".join(f"function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(8))
-        + f"function pipeline(x) {{\n{body}  return v39;\n}}\n\n"
-        + "".join(f"function more{i}(a) {{\n  return a - {i};\n}}\n\n" for i in range(8))
-    )
-    out, res = _send("Why does `pipeline` return NaN?", "js", code, 0.2)
-    lines = out.split("\n")
-    assert res.over_budget  # the focal alone is larger than the budget: kept whole
-    assert "  const v20 = step(x, 20);" in lines
-    assert lines[0] == "// …"  # the helpers around it are marked as left out, not erased
-
-
 def test_a_stack_frame_inside_a_closure_cuts_around_the_closure() -> None:
     helpers = "".join(
         f"  const h{i} = (x) => {{\n    return x * {i} + queue.length;\n  }};\n" for i in range(25)

@@ -925,8 +925,7 @@ def trim_outline(
         # Still over (estimates drift on small budgets): the longest run of upgrades, in
         # order of relevance, that fits when counted. Each one only adds lines, so the
         # count grows with the run: a binary search. If the focal code and what it uses
-        # overrun the budget alone, they stand without the elision lines nothing needs,
-        # where that makes them fit.
+        # overrun the budget alone, they stand without the elision lines nothing needs.
         def attempt(k: int, terse: bool = False) -> tuple[dict[Unit, int], str, int]:
             m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, told, cuts)
             text = render(outline, m, partial, terse)
@@ -935,10 +934,7 @@ def trim_outline(
         lo, hi = 0, len(steps)
         found = attempt(0)
         if found[2] > budget:
-            # without the elision lines only if that fits: over budget either way, the
-            # lines say where code was left out
-            terse = attempt(0, terse=True)
-            found = terse if terse[2] <= budget else found
+            found = attempt(0, terse=True)
         else:
             while lo < hi:
                 mid = (lo + hi + 1) // 2
