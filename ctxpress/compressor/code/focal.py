@@ -210,6 +210,8 @@ def _named(fn: Any) -> bool:
 
 
 def _holder(outline: Outline, row: int) -> Unit | None:
+    """The unit a nested definition on ``row`` is cut out of: its function, or in Java
+    the field whose anonymous class holds it."""
     u = _innermost_function(outline, row)
     if u is None and outline.lang == "java":
         u = _innermost_unit(outline, row)
@@ -220,8 +222,9 @@ def _holder(outline: Outline, row: int) -> Unit | None:
 def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
-    name defined once so (tests that each define their own `fn x` name none), and only
-    without a file:line reference: a report's source line names what it calls."""
+    name defined once so (tests that each define their own `fn x` name none). With a
+    file:line reference, the named closures the lines are in instead (``_closures_at``):
+    a report's source line names what it calls, not what it is in."""
     if focus.rows:
         return _closures_at(outline, focus.rows)
     defined = {u.name for u in outline.units}

@@ -587,8 +587,6 @@ def _path_rows(lines: list[str], chain: list[Any], stmt: Any) -> set[int]:
             rows = _rows(sib)
             if sib is not c and top < min(rows) and max(rows) < bottom and not rows & mine:
                 drop |= rows
-        if p.parent is stmt or p is stmt:
-            break
     return _rows(stmt) - drop
 
 
