@@ -948,3 +948,34 @@ def test_a_stack_frame_inside_a_closure_cuts_around_the_closure() -> None:
     assert "    original.forEach((cb) => cb());" in out
     assert "    return x * 7 + queue.length;" not in out  # the other closures are cut away
     assert not res.over_budget
+
+
+def test_code_an_assistant_quotes_names_what_it_defines_not_what_it_calls() -> None:
+    auto_body = "".join(
+        f"    if getattr(cls, 'opt{i}', None) is not None:\n"
+        f"        setattr(cls, '_opt{i}', getattr(cls, 'opt{i}'))\n"
+        for i in range(40)
+    )
+    snippet = (
+        "def rich_repr(cls=None, *, angular=False):\n    if cls is None:\n"
+        "        return auto(angular=angular)\n    return auto(cls)\n"
+    )
+    code = (
+        "def auto(cls=None, *, angular=False):\n"
+        + auto_body
+        + "    return cls\n\n\n"
+        + snippet
+        + "\n\n"
+        + _fill("python", 10)
+    )
+    msgs = [
+        {
+            "role": "user",
+            "content": f"Here is `repr.py`:\n```python\n{code}```\nLook at `rich_repr`.",
+        },
+        {"role": "assistant", "content": f"This part:\n```python\n{snippet}```\nlooks fine."},
+        {"role": "user", "content": "It returns None sometimes. Why?"},
+    ]
+    res = ctxpress.compress(msgs, budget=int(ctxpress.count_tokens(msgs) * 0.25), stages=["code"])
+    assert res.stages[0].notes[0].endswith("focal: rich_repr")  # not `auto`, which it calls
+    assert not res.over_budget

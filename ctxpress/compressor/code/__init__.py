@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ctxpress.compressor.code.fences import Fence, find_fences
+from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
 from ctxpress.compressor.code.languages import (
     clean_parse,
     detect,
@@ -23,7 +23,13 @@ from ctxpress.compressor.code.languages import (
     related,
 )
 from ctxpress.compressor.code.outline import Focus, Outline, build_outline
-from ctxpress.compressor.code.prose import FILE_NAME, extract_focus, ref_rows, shared_tail
+from ctxpress.compressor.code.prose import (
+    FILE_NAME,
+    extract_focus,
+    ref_rows,
+    shared_tail,
+    with_quoted,
+)
 from ctxpress.compressor.code.trim import trim_outline
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
@@ -237,7 +243,8 @@ class CodeStage:
         blocks = self._blocks(messages, ctx)
         if not blocks:
             return messages
-        prose_parts = []
+        prose_parts: list[str] = []
+        quoted: list[str] = []  # code assistant messages quote
         block_spans = {(b.msg, b.part): [] for b in blocks}  # type: dict[tuple[int, int | None], list[tuple[int, int]]]
         for b in blocks:
             block_spans[(b.msg, b.part)].append((b.start, b.end))
@@ -253,8 +260,14 @@ class CodeStage:
                         pos = e
                     pieces.append(t[pos:])
                 text = "\n".join(pieces)
+            if msg.get("role") == "assistant":  # code it quotes is context, not a question
+                fences = find_fences(text)
+                quoted.extend(text[f.code_start : f.code_end] for f in fences)
+                text = outside_fences(text, fences)
             prose_parts.append(text)
         focus, refs = extract_focus("\n".join(prose_parts))
+        if quoted:
+            focus = with_quoted(focus, "\n".join(quoted))
         excess = ctx.counter.messages(messages) - ctx.budget
         results: dict[int, str] = {}
         total_code = sum(b.tokens for b in blocks)

@@ -66,6 +66,20 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     return Focus(frozenset(strong), frozenset(weak), frozenset(qualified)), refs
 
 
+def with_quoted(focus: Focus, code: str) -> Focus:
+    """``focus`` with code an assistant quoted: what the quote defines is named, its other
+    words are context. Read as prose, its every call would name a definition to keep
+    whole, so one quoted line could force its callees past the budget."""
+    named = set(_DEFINES.findall(code))
+    words = set(_WORD.findall(code)) - focus.strong - named
+    return Focus(focus.strong | named, focus.weak | words, focus.qualified, focus.rows)
+
+
+_DEFINES = re.compile(
+    r"\b(?:def|function|class|fn|func|struct|interface|type)\s+([A-Za-z_$][\w$]*)"
+)
+
+
 def _shown(prose: str, m: re.Match[str]) -> str | None:
     """The source line a report prints under the file:line ``m`` matched, stripped."""
     after = prose[m.end() :].split("\n", 3)[1:3]
