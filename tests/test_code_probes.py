@@ -27,6 +27,8 @@ FILLERS = {
     "        y += j % 7;\n    return y;\n}\n\n",
     "js": "  m{i}(a, b) {\n    const r = a * {i} + b;\n    return r > 10 ? r : -r;\n  }\n",
     "python": "def helper{i}(a, b):\n    r = a * {i} + b\n    return r if r > 10 else -r\n\n\n",
+    "ts": "export function util{i}(a: number) {\n  return a * {i};\n}\n\n",
+    "js-module": "export function util{i}(a) {\n  return a * {i} + 1;\n}\n\n",
 }
 
 
@@ -150,10 +152,7 @@ FOCAL_FORMS = {
     "ts-exported-object-methods": (
         "ts",
         "Why does `has` return true for hidden?",
-        "".join(
-            f"export function helper{i}(a: number): number {{\n  return a * {i};\n}}\n\n"
-            for i in range(12)
-        )
+        _fill("ts", 12)
         + "export const traps = {\n  get(t: any, p: string) {\n    return t[p];\n  },\n"
         + '  has(t: any, p: string) {\n    return p in t && p !== "hidden";\n  },\n};\n',
         "  has(t: any, p: string) {",
@@ -162,21 +161,14 @@ FOCAL_FORMS = {
     "ts-exported-type-alias": (
         "ts",
         "What does `RetryOptions` allow?",
-        "".join(
-            f"export function helper{i}(a: number): number {{\n  return a * {i};\n}}\n\n"
-            for i in range(12)
-        )
+        _fill("ts", 12)
         + "export type RetryOptions = {\n  retries: number;\n  onError?: (e: Error) => void;\n};\n",
         "  onError?: (e: Error) => void;",
     ),
     "ts-exported-enum": (
         "ts",
         "Add a Turbo member to `Mode`.",
-        "".join(
-            f"export function helper{i}(a: number): number {{\n  return a * {i};\n}}\n\n"
-            for i in range(12)
-        )
-        + "export enum Mode {\n  Fast = 'fast',\n  Safe = 'safe',\n}\n",
+        _fill("ts", 12) + "export enum Mode {\n  Fast = 'fast',\n  Safe = 'safe',\n}\n",
         "  Safe = 'safe',",
     ),
     # a name defined only inside a function: the function around it
@@ -400,7 +392,7 @@ def test_a_long_function_around_a_nested_name_is_cut_around_it() -> None:
         "  function shouldInvoke(time) {\n    return time - lastCallTime >= wait;\n  }\n"
         + body
         + "  return debounced;\n}\n\n"
-        + "".join(f"function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(8))
+        + _fill("js-module", 8)
     )
     out, res = _send("Why does `shouldInvoke` return false on the first call?", "js", code, 0.2)
     assert not res.over_budget
@@ -613,11 +605,7 @@ def test_a_method_of_the_object_a_factory_returns_is_kept_with_its_closure() -> 
         f"    get{i}(key) {{\n      stats.hits += {i};\n      return map.get(key + {i});\n    }},\n"
         for i in range(12)
     )
-    code = (
-        FACTORY.replace("GETTERS", getters)
-        + "\n"
-        + "".join(f"export function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(8))
-    )
+    code = FACTORY.replace("GETTERS", getters) + "\n" + _fill("js-module", 8)
     out, res = _send("Why does `set` never evict when max is 0?", "js", code, 0.45)
     lines = out.split("\n")
     assert not res.over_budget
@@ -639,9 +627,7 @@ def test_a_typescript_type_the_focal_names_is_ranked_not_forced() -> None:
         f"type Props = Base\n{parts}\n"
         + "export function render(props: Props): string {\n"
         + "  return props.field1 + props.field2;\n}\n\n"
-        + "".join(
-            f"export function util{i}(a: number) {{\n  return a * {i};\n}}\n\n" for i in range(8)
-        )
+        + _fill("ts", 8)
     )
     out, res = _send("Why does `render` print undefined?", "ts", code, 0.25)
     assert "  return props.field1 + props.field2;" in out.split("\n")
@@ -730,7 +716,7 @@ def test_a_go_file_keeps_its_package_clause() -> None:
 def test_a_destructuring_declaration_defines_each_of_its_names() -> None:
     code = (
         'const { join, resolve } = require("path");\n\n'
-        + "".join(f"function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(10))
+        + _fill("js-module", 10)
         + "function outPath(dir, name) {\n  return join(dir, name + '.out');\n}\n"
     )
     out, _ = _send("Why does `outPath` drop the folder?", "js", code, 0.3)
@@ -773,7 +759,7 @@ def test_a_cut_goes_through_the_blocks_on_the_way_to_a_nested_method() -> None:
         + "".join(f"      m{i}(x) {{\n        return s{i} + x;\n      }},\n" for i in range(12))
         + "      drain(x) {\n        return s3 - x;\n      },\n"
         + "    };\n    resolve(api);\n  });\n}\n\n"
-        + "".join(f"export function util{i}(a) {{\n  return a * {i} + 1;\n}}\n\n" for i in range(8))
+        + _fill("js-module", 8)
     )
     out, res = _send("Why does `drain` return a negative number?", "js", code, 0.25)
     lines = out.split("\n")
@@ -787,12 +773,7 @@ def test_a_cut_goes_through_the_blocks_on_the_way_to_a_nested_method() -> None:
 def test_a_file_line_outside_any_function_keeps_its_line() -> None:
     # tsc points at an interface member: the member is the focal code
     members = "".join(f"  option{i}: string; // what option {i} holds\n" for i in range(30))
-    code = (
-        "".join(
-            f"export function util{i}(a: number) {{\n  return a * {i};\n}}\n\n" for i in range(8)
-        )
-        + f"export interface Config {{\n{members}  retries: nmber;\n}}\n"
-    )
+    code = _fill("ts", 8) + f"export interface Config {{\n{members}  retries: nmber;\n}}\n"
     code = "// src/config.ts\n" + code
     row = code.split("\n").index("  retries: nmber;") + 1
     prose = f"tsc says:\nsrc/config.ts({row},12): error TS2552: Cannot find name 'nmber'."
@@ -809,9 +790,7 @@ def test_typescript_declarations_and_overloads_name_their_function() -> None:
         f"export function intercept(value: Box{i}, handler: Handler): Lambda\n" for i in range(5)
     )
     code = (
-        "".join(
-            f"export function util{i}(a: number) {{\n  return a * {i};\n}}\n\n" for i in range(8)
-        )
+        _fill("ts", 8)
         + "export declare function observe(target: object, listener: Listener): Lambda;\n\n"
         + overloads
         + "export function intercept(thing, handler?): Lambda {\n"
@@ -908,9 +887,7 @@ FIELDS = "".join(f"  field{i}: number = {i} // what field {i} holds\n" for i in 
 )
 def test_a_class_field_asked_about_is_kept(question: str, line: str) -> None:
     code = (
-        "".join(
-            f"export function util{i}(a: number) {{\n  return a * {i};\n}}\n\n" for i in range(6)
-        )
+        _fill("ts", 6)
         + "export class QueryObserver {\n"
         + FIELDS
         + f"{line}\n"

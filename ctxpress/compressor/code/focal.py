@@ -12,7 +12,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, code_names, refs
+from ctxpress.compressor.code.outline import (
+    Focus,
+    Outline,
+    Unit,
+    ancestors,
+    code_names,
+    node_at,
+    refs,
+)
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
@@ -187,8 +195,7 @@ def _closures_at(outline: Outline, rows: frozenset[int]) -> dict[Unit, list[int]
         u = _innermost_function(outline, row)
         if u is None or outline.tree is None or not outline.lines[row].strip():
             continue
-        col = len(outline.lines[row]) - len(outline.lines[row].lstrip())
-        node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
+        node = node_at(outline, row)
         at = row
         while node is not None and node.start_point[0] > u.head_end:
             if node.type in outline.spec.functions and _named(node):

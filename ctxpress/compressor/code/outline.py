@@ -130,7 +130,6 @@ _NAME_TYPES = frozenset(
         "private_property_identifier",
         "namespace_identifier",
         "destructor_name",
-        "operator_name",
         "constant",
     }
 )
@@ -291,6 +290,13 @@ class Focus:
 
 
 # ---------------------------------------------------------------------------- outline
+
+
+def node_at(outline: Outline, row: int) -> Any:
+    """The syntax node where ``row``'s code starts (its first non-blank column)."""
+    line = outline.lines[row]
+    col = len(line) - len(line.lstrip())
+    return outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
 
 
 def end_row(node: Any) -> int:

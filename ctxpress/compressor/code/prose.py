@@ -31,6 +31,10 @@ _CALL = re.compile(r"\b([^\W\d]\w*)\(")
 _CODE_SHAPED = re.compile(r"\b(\w*_\w*|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)\b")
 _WORD = re.compile(r"[A-Za-z_]\w{2,}")
 _PRIVATE = re.compile(r"#[A-Za-z_$][\w$]*")
+# what a quoted snippet defines (`def f`, `function f`, `class C`, `fn f`, `type T` …)
+_DEFINES = re.compile(
+    r"\b(?:def|function|class|fn|func|struct|interface|type)\s+([A-Za-z_$][\w$]*)"
+)
 _PROPER = re.compile(r"(?<=[a-z,] )[A-Z][a-z]+[a-z0-9]*\b")
 
 
@@ -73,11 +77,6 @@ def with_quoted(focus: Focus, code: str) -> Focus:
     named = set(_DEFINES.findall(code))
     words = set(_WORD.findall(code)) - focus.strong - named
     return Focus(focus.strong | named, focus.weak | words, focus.qualified, focus.rows)
-
-
-_DEFINES = re.compile(
-    r"\b(?:def|function|class|fn|func|struct|interface|type)\s+([A-Za-z_$][\w$]*)"
-)
 
 
 def _shown(prose: str, m: re.Match[str]) -> str | None:

@@ -34,6 +34,7 @@ from ctxpress.compressor.code.outline import (
     doc_text,
     end_row,
     indent_of,
+    node_at,
     refs,
     relate,
     users,
@@ -503,8 +504,7 @@ def nested_cut(
     kept: set[int] = set()
     body = None
     for row in rows:
-        col = len(lines[row]) - len(lines[row].lstrip())
-        node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
+        node = node_at(outline, row)
         chain = []
         while node is not None and not (
             node.type in outline.spec.functions and u.start <= node.start_point[0] <= u.head_end
