@@ -956,3 +956,34 @@ def test_code_an_assistant_quotes_names_what_it_defines_not_what_it_calls() -> N
     res = ctxpress.compress(msgs, budget=int(ctxpress.count_tokens(msgs) * 0.25), stages=["code"])
     assert res.stages[0].notes[0].endswith("focal: rich_repr")  # not `auto`, which it calls
     assert not res.over_budget
+
+
+# (name asked about, its definition's first line, the line that ends it): an arrow
+# function whose parameters go on over lines, a method of an object literal that opens
+# on the `return {` line
+SPREAD_DEFINITIONS = [
+    ("handler", "  const handler = (", "  };"),
+    ("onRetry", "  return { onRetry: (", "    },"),
+]
+
+
+@pytest.mark.parametrize(("name", "first", "end"), SPREAD_DEFINITIONS)
+def test_a_nested_definition_spelled_over_several_lines_is_found(
+    name: str, first: str, end: str
+) -> None:
+    body = "".join(f"  const v{i} = compute(server, {i});\n  log(v{i});\n" for i in range(25))
+    head = "export function make(server) {\n  const base = server.base;\n" + body
+    value = "(\n    req,\n    res,\n  ) => {\n    res.send(base + req.url);\n"
+    if name == "handler":
+        code = head + f"{first}{value[1:]}  }};\n  return handler;\n}}\n\n"
+    else:
+        code = head + f"{first}{value[1:]}    }},\n  }};\n}}\n\n"
+    code += _fill("js-module", 8)
+    out, res = _send(f"Why does `{name}` send the wrong url?", "js", code, 0.25)
+    lines = out.split("\n")
+    assert not res.over_budget
+    i = lines.index(first)
+    assert lines[i : i + 6] == code.split("\n")[code.split("\n").index(first) :][:6]
+    assert end in lines[i:]
+    assert "  log(v7);" not in lines  # the function around it is cut
+    assert clean_parse("javascript", out.encode()) is not None

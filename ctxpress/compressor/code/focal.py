@@ -257,15 +257,16 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
 
 # A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
 # an arrow function in a variable, a method of an object literal a factory returns), Go,
-# Rust (a closure too) and a C++ lambda; a plain variable is not one.
+# Rust (a closure too) and a C++ lambda; a plain variable is not one. Arrow functions
+# whose parameters go on over lines open with ``(`` at the end of the line.
 _NESTED_DEF = (
     r"(?:\bdef|\bfunction\*?|\bfn|\bclass)\s+({0})\b"
     r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?="
-    r"\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>)"
+    r"\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>|\(\s*$)"
     r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
     r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\([^)]*\)\s*(?::[^{{=]*)?\{{"
-    r"|^\s*({0})\s*:\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>)"
+    r"|(?:^|[{{,])\s*({0})\s*:\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>|\(\s*$)"
     # a Java method of an anonymous or local class: `public void run() {`
     r"|^\s*(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
     r"(?:<[^>]*>\s+)?[\w.<>\[\]?,]+\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
