@@ -4,6 +4,7 @@ budgets shared by several blocks. All through the public ``ctxpress.compress``."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -987,3 +988,107 @@ def test_a_nested_definition_spelled_over_several_lines_is_found(
     assert end in lines[i:]
     assert "  log(v7);" not in lines  # the function around it is cut
     assert clean_parse("javascript", out.encode()) is not None
+
+
+# Message-level cases: what a message holds besides a source file.
+_MODULE = "".join(FILLERS["python"].replace("{i}", str(i)) for i in range(30)) + (
+    "def target(v):\n    return helper3(v, 1) + 1\n"
+)
+
+
+def _ask(messages: list[dict[str, object]], budget: int) -> ctxpress.CompressResult:
+    return ctxpress.compress(messages, budget=budget, stages=["code"])
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        json.dumps([{"line": k, "message": f"undefined name 'x{k}'"} for k in range(40)], indent=2),
+        "line,col,code\n" + "".join(f"{k},{k % 7},E{100 + k}\n" for k in range(60)),
+        "".join(f"step_{k}:\n  retries: {k}\n  timeout: {k * 10}\n" for k in range(30)),
+    ],
+    ids=["json", "csv", "yaml"],
+)
+def test_a_tool_result_of_data_is_no_source_file(payload: str) -> None:
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "lint", "arguments": '{"file": "app.py"}'},
+    }
+    msgs = [
+        {"role": "user", "content": "Lint app.py."},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": payload},
+        {"role": "user", "content": "Which of these matter?"},
+    ]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    assert res.messages[2]["content"] == payload
+    # a real source file the same tool returns is still trimmed
+    msgs[2] = {"role": "tool", "tool_call_id": "c1", "content": _MODULE}
+    msgs[3] = {"role": "user", "content": "Why does `target` fail?"}
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    assert "    return helper3(v, 1) + 1" in res.messages[2]["content"]
+    assert len(res.messages[2]["content"]) < len(_MODULE) // 2
+
+
+def test_blank_lines_of_an_indented_fence_keep_their_spaces() -> None:
+    # whitespace-only lines with fewer spaces than the fence's indent, and with more
+    lines = _MODULE.splitlines(True)
+    ws = [" \n", "     \n"]
+    body = "".join(("   " + ln) if ln.strip() else ws[k % 2] for k, ln in enumerate(lines))
+    msgs = [{"role": "user", "content": f"1. My module:\n\n   ```python\n{body}   ```\n"}]
+    msgs.append({"role": "user", "content": "Why does `target` fail?"})
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 4)
+    out = res.messages[0]["content"]
+    assert "   def target(v):\n       return helper3(v, 1) + 1\n" in out
+    fence = find_fences(out)[0]
+    original = set(body.splitlines(True))
+    for line in out[fence.code_start : fence.code_end].splitlines(True):
+        assert line in original or line.strip() == "# …" or line.strip() == "...", repr(line)
+
+
+@pytest.mark.parametrize("tag", ["markdown", "diff"])
+def test_calls_in_a_document_pasted_along_name_no_definitions(tag: str) -> None:
+    calls = "".join(f"helper{k}(rows, 2)\n" for k in range(30))
+    doc = (
+        f"# Usage\n\n```python\n{calls}```\n"
+        if tag == "markdown"
+        else f"+{calls.replace(chr(10), chr(10) + '+')}"
+    )
+    text = f"My module:\n\n```python\n{_MODULE}```\n\nand its README:\n\n````{tag}\n{doc}\n````\n"
+    msgs = [
+        {"role": "user", "content": text},
+        {"role": "user", "content": "Why does `target` fail?"},
+    ]
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(
+        [{"role": "user", "content": _MODULE}]
+    )
+    res = _ask(msgs, budget + 150)
+    assert not res.over_budget
+    assert "    return helper3(v, 1) + 1" in res.messages[0]["content"]
+    assert doc in res.messages[0]["content"]
+
+
+def test_a_byte_order_mark_does_not_hide_a_leading_licence() -> None:
+    lic = "/*\n" + "".join(
+        f" * Licence line {k}: use in source and binary forms.\n" for k in range(20)
+    )
+    code = lic + " */\n\n#include <stdio.h>\n\n" + _fill("c", 25)
+    code += "int target(int v)\n{\n    return helper3(v) + 1;\n}\n"
+    out = {}
+    for bom in ("", "\ufeff"):
+        msgs = [{"role": "user", "content": f"Here:\n\n```c\n{bom}{code}```\n"}]
+        msgs.append({"role": "user", "content": "Why does `target` return garbage?"})
+        res = _ask(msgs, 260)
+        assert not res.over_budget
+        out[bom] = res.messages[0]["content"]
+    assert "Licence line 5" not in out["\ufeff"]
+    assert out["\ufeff"] == out[""].replace("```c\n", "```c\n\ufeff", 1)
+
+
+def test_code_in_a_system_message_is_left_as_is() -> None:
+    system = {"role": "system", "content": f"You help with this file:\n\n```python\n{_MODULE}```\n"}
+    for question in ("Why does `target` fail?", "Why does `helper7` fail?"):
+        msgs = [system, {"role": "user", "content": question}]
+        res = _ask(msgs, 250)
+        assert res.messages[0] == system

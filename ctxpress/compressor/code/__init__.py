@@ -57,6 +57,7 @@ class _Block:
     filename: str | None
     indent: int = 0  # spaces of an indented fence (in a list item), taken off every line
     crlf: bool = False  # Windows line endings, read as "\n" and written back
+    bom: bool = False  # a byte-order mark, read off and written back first
     # Python the running interpreter compiles: its trimmed output must compile too (tree-sitter
     # accepts some code CPython rejects, e.g. a misindented elision); read when first needed
     compiles: bool | None = None
@@ -146,6 +147,8 @@ class CodeStage:
         paths = _tool_paths(messages)
         blocks: list[_Block] = []
         for i, msg in enumerate(messages):
+            if msg.get("role") in _INSTRUCTIONS:
+                continue  # protected: the same bytes on every request keep the prefix cached
             for part, text in _texts(msg):
                 if len(text) < 200:
                     continue
@@ -215,6 +218,9 @@ class CodeStage:
         crlf = "\r\n" in code and code.count("\r\n") == code.count("\n")
         if crlf:
             code = code.replace("\r\n", "\n")
+        bom = code.startswith("\ufeff")  # on the first row it would hide a leading comment
+        if bom:
+            code = code[1:]
         tokens = ctx.counter.text(code)
         if tokens < min_tokens:
             return
@@ -233,8 +239,12 @@ class CodeStage:
         except RecursionError:
             ctx.note(f"m{i}: {name} block left as is (nested too deeply to outline)")
             return
+        if not explicit and not any(u.kind in ("func", "class") for u in outline.units):
+            # JSON, CSV, YAML, a file listing read as expressions: data, not a source
+            # file; only a fence's language tag says such text is code to trim
+            return
         blocks.append(
-            _Block(i, part, start, end, code, name, outline, tokens, filename, indent, crlf)
+            _Block(i, part, start, end, code, name, outline, tokens, filename, indent, crlf, bom)
         )
 
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
@@ -260,10 +270,13 @@ class CodeStage:
                         pos = e
                     pieces.append(t[pos:])
                 text = "\n".join(pieces)
-            if msg.get("role") == "assistant":  # code it quotes is context, not a question
-                fences = find_fences(text)
-                quoted.extend(text[f.code_start : f.code_end] for f in fences)
-                text = outside_fences(text, fences)
+            # code an assistant quotes or the instructions hold is context, not a question;
+            # so is what a document or a diff holds (its calls are no names to keep whole)
+            quoting = msg.get("role") in ("assistant", *_INSTRUCTIONS)
+            aside = [f for f in find_fences(text) if quoting or f.tag in _QUOTED_TAGS]
+            if aside:
+                quoted.extend(text[f.code_start : f.code_end] for f in aside)
+                text = outside_fences(text, aside)
             prose_parts.append(text)
         focus, refs = extract_focus("\n".join(prose_parts))
         if quoted:
@@ -315,6 +328,30 @@ class CodeStage:
         return current
 
 
+# Roles whose messages are never changed (the pipeline's protected instructions)
+_INSTRUCTIONS = ("system", "developer")
+# Fence tags of documents and data: text beside the code, read as quoted code
+_QUOTED_TAGS = frozenset(
+    {
+        "markdown",
+        "md",
+        "mdx",
+        "rst",
+        "diff",
+        "patch",
+        "json",
+        "jsonc",
+        "yaml",
+        "yml",
+        "toml",
+        "csv",
+        "xml",
+        "html",
+        "ini",
+    }
+)
+
+
 def _compiles(code: str) -> bool:
     """Whether CPython parses ``code`` (Python 2, or syntax newer than this interpreter's,
     does not: such blocks are checked by tree-sitter alone)."""
@@ -340,8 +377,9 @@ def _dedent(code: str, indent: int) -> str | None:
     lines = code.splitlines(True)
     if any(line.strip() and not line.startswith(pad) for line in lines):
         return None
-    # a blank line keeps the spaces past the fence's indent (a string literal may hold them)
-    return "".join(line[indent:] if line.startswith(pad) else line.lstrip(" ") for line in lines)
+    # a whitespace-only line stays as it is: any grammar reads it as blank, and it goes
+    # back unchanged (with fewer spaces than the indent, it could not be told apart)
+    return "".join(line[indent:] if line.strip() else line for line in lines)
 
 
 def _block_rows(
@@ -371,12 +409,13 @@ def _text_of(msg: Message, part: int | None) -> str:
 
 
 def _indent(code: str, indent: int, original: str) -> str:
-    """``code`` put back in a fence indented ``indent`` spaces: every line, blank ones too
-    where all the original's blank lines had the indent (else those it was taken off)."""
+    """``code`` put back in a fence indented ``indent`` spaces. Whitespace-only lines were
+    never dedented (``_dedent``) and stay; an empty one the trimmer wrote gets the indent
+    where every blank line of the original had it."""
     pad = " " * indent
     blank_pad = all(line.startswith(pad) for line in original.splitlines() if not line.strip())
     return "".join(
-        pad + line if blank_pad or line.strip() or line.startswith(" ") else line
+        pad + line if line.strip() or (blank_pad and not line.strip("\r\n")) else line
         for line in code.splitlines(True)
     )
 
@@ -387,6 +426,7 @@ def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str
     for k, b in enumerate(blocks):
         if k in results:
             new = results[k].replace("\n", "\r\n") if b.crlf else results[k]
+            new = "\ufeff" + new if b.bom else new
             if b.indent:
                 new = _indent(new, b.indent, _text_of(messages[b.msg], b.part)[b.start : b.end])
             edits.setdefault((b.msg, b.part), []).append((b.start, b.end, new))
