@@ -1083,7 +1083,13 @@ def test_a_byte_order_mark_does_not_hide_a_leading_licence() -> None:
         assert not res.over_budget
         out[bom] = res.messages[0]["content"]
     assert "Licence line 5" not in out["\ufeff"]
-    assert out["\ufeff"] == out[""].replace("```c\n", "```c\n\ufeff", 1)
+    # the mark goes with the row it began, here dropped: no kept line changes
+    assert out["\ufeff"] == out[""]
+    for eol in ("\n", "\r\n"):  # the row it began stays: so does the mark
+        file = f"\ufeff{code[len(lic) + 5 :]}".replace("\n", eol)
+        msgs[0] = {"role": "user", "content": f"```c\n{file}```\n"}
+        kept = _ask(msgs, ctxpress.count_tokens(msgs) * 9 // 10).messages[0]["content"]
+        assert kept.startswith(f"```c\n\ufeff#include <stdio.h>{eol}")
 
 
 def test_code_in_a_system_message_is_left_as_is() -> None:

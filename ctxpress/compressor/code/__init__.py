@@ -57,7 +57,7 @@ class _Block:
     filename: str | None
     indent: int = 0  # spaces of an indented fence (in a list item), taken off every line
     crlf: bool = False  # Windows line endings, read as "\n" and written back
-    bom: bool = False  # a byte-order mark, read off and written back first
+    bom: bool = False  # a byte-order mark, read off (written back if the first row stays)
     # Python the running interpreter compiles: its trimmed output must compile too (tree-sitter
     # accepts some code CPython rejects, e.g. a misindented elision); read when first needed
     compiles: bool | None = None
@@ -426,7 +426,8 @@ def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str
     for k, b in enumerate(blocks):
         if k in results:
             new = results[k].replace("\n", "\r\n") if b.crlf else results[k]
-            new = "\ufeff" + new if b.bom else new
+            if b.bom and results[k].split("\n", 1)[0] == b.code.split("\n", 1)[0]:
+                new = "\ufeff" + new  # only on the row it began (a mark, not a line's text)
             if b.indent:
                 new = _indent(new, b.indent, _text_of(messages[b.msg], b.part)[b.start : b.end])
             edits.setdefault((b.msg, b.part), []).append((b.start, b.end, new))
