@@ -374,6 +374,30 @@ def test_fence_parser_follows_commonmark() -> None:
     assert find_fences("``` a`b\ncode\n```\n")[0].info == ""
 
 
+@pytest.mark.parametrize(
+    ("items", "indent"), [("- setup\n   - the module:\n", 5), ("10. the module:\n", 4)]
+)
+def test_a_fence_in_a_nested_list_item_opens_past_its_content_column(
+    items: str, indent: int
+) -> None:
+    code = "".join(_filler(i, "python") for i in range(12))
+    fenced = textwrap.indent(f"```python\n{code}```\n", " " * indent)
+    text = f"{items}\n{fenced}\nafter\n"
+    (fence,) = find_fences(text)
+    assert (fence.indent, fence.closed, fence.tag) == (indent, True, "python")
+    assert text[fence.end :] == "\nafter\n"
+    messages = [{"role": "user", "content": text + "Why is `unrelated_4` slow?"}]
+    budget = ctxpress.count_tokens(messages) - int(0.6 * ctxpress.count_tokens(code))
+    result = ctxpress.compress(messages, budget=budget)
+    assert result.tokens_after <= budget
+    assert (
+        textwrap.indent(_filler(4, "python"), " " * indent).strip("\n")
+        in (result.messages[0]["content"])
+    )
+    # outside a list item, four spaces make an indented code block, not a fence
+    assert find_fences(textwrap.indent(f"```python\n{code}```\n", "    ")) == []
+
+
 def test_fence_indented_in_a_list_item_is_trimmed_and_keeps_its_indent() -> None:
     code = "".join(_filler(i, "python") for i in range(12))
     fenced = textwrap.indent(f"```python\n{code}```\n", "   ")
