@@ -2,8 +2,8 @@
 
 Only what the code stage needs: where each fenced block's code starts and ends in the
 message text, and its info string. The rules are CommonMark's (section 4.5): an opening
-fence is three or more backticks or tildes indented by at most three spaces (past the
-content column of the list item it is in: `1.  - ```python`); a backtick
+fence is three or more backticks or tildes indented by at most three spaces (counted
+from the content column of the list item it is in, if any); a backtick
 fence's info string holds no backtick; the closing fence uses the same character, is at
 least as long, and carries nothing but spaces after it; an unclosed fence runs to the
 end of the text. Code between the fences is never touched by this module.
