@@ -1098,3 +1098,25 @@ def test_code_in_a_system_message_is_left_as_is() -> None:
         msgs = [system, {"role": "user", "content": question}]
         res = _ask(msgs, 250)
         assert res.messages[0] == system
+
+
+def test_a_file_read_again_is_kept_once_in_its_last_copy() -> None:
+    def read(i: int) -> list[dict[str, object]]:
+        call = {"id": f"c{i}", "type": "function"}
+        call["function"] = {"name": "read_file", "arguments": '{"path": "app.py"}'}
+        return [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": f"c{i}", "content": _MODULE},
+        ]
+
+    msgs = [{"role": "user", "content": "Fix app.py"}, *read(0), *read(1), *read(2)]
+    msgs.append({"role": "user", "content": "Why does `target` fail?"})
+    budget = ctxpress.count_tokens(msgs) // 4
+    res = _ask(msgs, budget)
+    assert not res.over_budget
+    last = res.messages[6]["content"]
+    assert "def target(v):\n    return helper3(v, 1) + 1\n" in last
+    assert "    r = a * 3 + b\n" in last  # room for what it uses, not shared with the copies
+    for k in (2, 4):
+        assert res.messages[k]["content"].strip() == "..."
+    assert [m["role"] for m in res.messages] == [m["role"] for m in msgs]

@@ -283,16 +283,27 @@ class CodeStage:
             focus = with_quoted(focus, "\n".join(quoted))
         excess = ctx.counter.messages(messages) - ctx.budget
         results: dict[int, str] = {}
-        total_code = sum(b.tokens for b in blocks)
-        keep = max(0, total_code - excess)
-        targets = [max(1, b.tokens * keep // max(1, total_code)) for b in blocks]
+        # a file read or pasted again: its earlier copies say nothing the last one does not
+        last = {b.code: k for k, b in enumerate(blocks)}
+        repeats = {k: blocks[last[b.code]].msg for k, b in enumerate(blocks) if last[b.code] != k}
+        total_code = sum(b.tokens for k, b in enumerate(blocks) if k not in repeats)
+        freed = sum(b.tokens for k, b in enumerate(blocks) if k in repeats)
+        keep = max(0, total_code - max(0, excess - freed))
+        targets = [
+            1 if k in repeats else max(1, b.tokens * keep // max(1, total_code))
+            for k, b in enumerate(blocks)
+        ]
         current = messages
         focal: dict[int, str] = {}
         rows = _block_rows(blocks, refs)
         for _ in range(3):
             sizes = [b.tokens for b in blocks]  # tokens of each block as it now stands
             for k, b in enumerate(blocks):
-                bf = Focus(focus.strong, focus.weak, focus.qualified, rows[k])
+                bf = (
+                    Focus()
+                    if k in repeats
+                    else Focus(focus.strong, focus.weak, focus.qualified, rows[k])
+                )
                 res = trim_outline(b.outline, bf, targets[k], ctx.counter.text, b.tokens)
                 if res.code == b.code or res.tokens_estimate >= b.tokens:
                     results.pop(k, None)
@@ -320,7 +331,9 @@ class CodeStage:
                 base = min(targets[k], sizes[k])
                 targets[k] = max(1, base - over * targets[k] // pool - 1)
         for k, b in enumerate(blocks):
-            if k in results:
+            if k in results and k in repeats:
+                ctx.note(f"m{b.msg}: {b.lang} block elided: m{repeats[k]} holds it again")
+            elif k in results:
                 after = ctx.counter.text(results[k])
                 ctx.note(f"m{b.msg}: {b.lang} block {b.tokens}->{after} tokens; focal: {focal[k]}")
             elif k in focal:  # what the focal code needs is the whole block
