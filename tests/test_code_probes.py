@@ -1120,3 +1120,76 @@ def test_a_file_read_again_is_kept_once_in_its_last_copy() -> None:
     for k in (2, 4):
         assert res.messages[k]["content"].strip() == "..."
     assert [m["role"] for m in res.messages] == [m["role"] for m in msgs]
+
+
+def _listing(code: str, sep: str, first: int = 1) -> str:
+    return "".join(f"{first + i:6}{sep}{line}\n" for i, line in enumerate(code.splitlines()))
+
+
+@pytest.mark.parametrize("sep", ["\t", "→", ": "])
+def test_a_listing_with_line_numbers_is_trimmed_and_keeps_its_numbers(sep: str) -> None:
+    # what `cat -n` and coding agents' file-reading tools return
+    listing = _listing(_MODULE, sep, first=40)
+    call = {"id": "c1", "type": "function"}
+    call["function"] = {"name": "read_file", "arguments": '{"path": "app.py"}'}
+    msgs = [
+        {"role": "user", "content": "Fix app.py"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": listing},
+        {"role": "user", "content": "Why does `target` fail?"},
+    ]
+    budget = ctxpress.count_tokens(msgs) // 3
+    res = _ask(msgs, budget)
+    assert not res.over_budget and res.tokens_after > budget * 3 // 4
+    out = res.messages[2]["content"]
+    rows = listing.splitlines()
+    target = rows.index(next(r for r in rows if r.endswith("def target(v):")))
+    assert "\n".join(rows[target:]) in out  # the focal, numbered as in the file
+    assert "\n".join(rows[target - 16 : target - 12]) not in out  # helper11 is not whole
+    helper3 = next(k for k, r in enumerate(rows) if r.endswith("def helper3(a, b):"))
+    assert "\n".join(rows[helper3 : helper3 + 3]) in out  # what it calls, numbered too
+    for line in out.splitlines():
+        assert line in rows or line.strip() == "...", repr(line)
+
+
+def test_a_listing_whose_numbers_skip_is_left_as_is() -> None:
+    listing = _listing(_MODULE, "\t").replace("    20\t", "    22\t")
+    msgs = [{"role": "user", "content": f"```python\n{listing}```\nWhy does `target` fail?"}]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    assert res.messages[0]["content"] == msgs[0]["content"]
+
+
+def test_listing_numbers_go_to_their_own_rows_among_look_alike_lines() -> None:
+    # a real `...` body further down looks like an elision; `}` and blank lines repeat;
+    # two classes share method names: each kept line must still get its own number
+    members = "".join(
+        f"    public String name{i}() {{\n        String s = base + {i};\n"
+        f"        return s.trim();\n    }}\n\n"
+        for i in range(6)
+    )
+    java = (
+        "package p;\n\nclass Outer {\n"
+        + "".join(
+            f"    static class Inner{k} {{\n        String base;\n\n{members}    }}\n\n"
+            for k in range(3)
+        )
+        + "    String target() {\n        return new Inner1().name3();\n    }\n}\n"
+    )
+    head = "import typing as t\n\nif t.TYPE_CHECKING:\n    from os import path\n"
+    head += "    import sys\n\n\n"
+    python = head + _MODULE + "\n\nclass Proto(t.Protocol):\n    ...\n"
+    for tag, code, question in (
+        ("java", java, "Why does `target` return the wrong name?"),
+        ("python", python, "Why does `target` fail?"),
+    ):
+        listing = _listing(code, "\t")
+        msgs = [{"role": "user", "content": f"```{tag}\n{listing}```\n{question}"}]
+        res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+        out = res.messages[0]["content"]
+        rows = set(listing.splitlines())
+        lines = out[out.index("\n") + 1 : out.rindex("```")].splitlines()
+        assert len(lines) < len(rows) * 3 // 4
+        for line in lines:
+            if line.strip() in ("...", "// …"):
+                continue
+            assert line in rows, repr(line)  # numbered, and with its own number

@@ -22,6 +22,7 @@ from ctxpress.compressor.code.languages import (
     from_tag,
     related,
 )
+from ctxpress.compressor.code.numbered import renumber, strip_numbers
 from ctxpress.compressor.code.outline import Focus, Outline, build_outline
 from ctxpress.compressor.code.prose import (
     FILE_NAME,
@@ -30,7 +31,7 @@ from ctxpress.compressor.code.prose import (
     shared_tail,
     with_quoted,
 )
-from ctxpress.compressor.code.trim import trim_outline
+from ctxpress.compressor.code.trim import elision, trim_outline
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
 from ctxpress.messages import Message, last_user_index, message_text
@@ -58,6 +59,8 @@ class _Block:
     indent: int = 0  # spaces of an indented fence (in a list item), taken off every line
     crlf: bool = False  # Windows line endings, read as "\n" and written back
     bom: bool = False  # a byte-order mark, read off (written back if the first row stays)
+    numbers: list[str] | None = None  # each row's line-number prefix, read off (``numbered``)
+    shown: int = 0  # tokens as the message holds it (numbers too); 0: ``tokens``
     # Python the running interpreter compiles: its trimmed output must compile too (tree-sitter
     # accepts some code CPython rejects, e.g. a misindented elision); read when first needed
     compiles: bool | None = None
@@ -221,6 +224,10 @@ class CodeStage:
         bom = code.startswith("\ufeff")  # on the first row it would hide a leading comment
         if bom:
             code = code[1:]
+        numbered = code
+        listing = strip_numbers(code)
+        if listing is not None:
+            code = listing[0]
         tokens = ctx.counter.text(code)
         if tokens < min_tokens:
             return
@@ -243,9 +250,12 @@ class CodeStage:
             # JSON, CSV, YAML, a file listing read as expressions: data, not a source
             # file; only a fence's language tag says such text is code to trim
             return
-        blocks.append(
-            _Block(i, part, start, end, code, name, outline, tokens, filename, indent, crlf, bom)
+        block = _Block(
+            i, part, start, end, code, name, outline, tokens, filename, indent, crlf, bom
         )
+        if listing is not None:
+            block.numbers, block.shown = listing[1], ctx.counter.text(numbered)
+        blocks.append(block)
 
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
         if ctx.budget is None or not ctx.over_budget(messages):
@@ -286,9 +296,11 @@ class CodeStage:
         # a file read or pasted again: its earlier copies say nothing the last one does not
         last = {b.code: k for k, b in enumerate(blocks)}
         repeats = {k: blocks[last[b.code]].msg for k, b in enumerate(blocks) if last[b.code] != k}
-        total_code = sum(b.tokens for k, b in enumerate(blocks) if k not in repeats)
-        freed = sum(b.tokens for k, b in enumerate(blocks) if k in repeats)
+        shown = [b.shown or b.tokens for b in blocks]
+        total_code = sum(t for k, t in enumerate(shown) if k not in repeats)
+        freed = sum(t for k, t in enumerate(shown) if k in repeats)
         keep = max(0, total_code - max(0, excess - freed))
+        # each block's share of what may stay, in tokens of its code (line numbers aside)
         targets = [
             1 if k in repeats else max(1, b.tokens * keep // max(1, total_code))
             for k, b in enumerate(blocks)
@@ -438,7 +450,10 @@ def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str
     edits: dict[tuple[int, int | None], list[tuple[int, int, str]]] = {}
     for k, b in enumerate(blocks):
         if k in results:
-            new = results[k].replace("\n", "\r\n") if b.crlf else results[k]
+            new = results[k]
+            if b.numbers:
+                new = renumber(new, b.code, b.numbers, elision(b.outline))
+            new = new.replace("\n", "\r\n") if b.crlf else new
             if b.bom and results[k].split("\n", 1)[0] == b.code.split("\n", 1)[0]:
                 new = "\ufeff" + new  # only on the row it began (a mark, not a line's text)
             if b.indent:

@@ -1,0 +1,106 @@
+"""Source listings with line numbers: what `cat -n` and coding agents' file-reading tools
+return (`     1\timport os`, `     1→import os`, `12: x = 1`).
+
+The numbers are taken off so the code parses, and put back on the kept lines after
+trimming, so every kept line is still byte-identical and still says where it is in the
+file; an elision has no number (the gap in the numbers shows what was left out).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+# a row's number and the separator after it; the code follows
+_ROW = re.compile(r" *\d{1,7}(?:\t|→|: |\| )")
+# fewer rows than this are no listing worth reading apart
+_MIN_ROWS = 8
+# how far ahead an output line that occurs once is looked for
+_LOOKAHEAD = 64
+
+
+def strip_numbers(code: str) -> tuple[str, list[str]] | None:
+    """``code`` without its line numbers, and each row's number prefix; None unless every
+    row is numbered, one after the other, with the same separator."""
+    rows = code.split("\n")
+    end = rows.pop() if rows and rows[-1] == "" else None
+    if len(rows) < _MIN_ROWS:
+        return None
+    prefixes: list[str] = []
+    body: list[str] = []
+    numbers: list[int] = []
+    sep = ""
+    for row in rows:
+        m = _ROW.match(row) or _ROW.match(row + " ")  # `cat -n` leaves "  5\t" on a blank row
+        if m is None:
+            return None
+        prefix = m.group(0)[: len(row)]
+        number = prefix.lstrip(" ")
+        digits = len(number) - len(number.lstrip("0123456789"))
+        if numbers and (int(number[:digits]) != numbers[-1] + 1 or number[digits] != sep):
+            return None
+        numbers.append(int(number[:digits]))
+        sep = number[digits]
+        prefixes.append(prefix)
+        body.append(row[len(prefix) :])
+    return "\n".join(body) + ("\n" if end is not None else ""), prefixes
+
+
+def renumber(out: str, code: str, prefixes: list[str], marker: str) -> str:
+    """The trimmed ``out`` of ``code`` with the number of each kept row put back; a line
+    found nowhere (an elision) gets no number. Rows are found in order. A line that occurs
+    once in the rows still ahead is where it is; each line before it is taken at the row
+    from which most of those lines can still be found in order before it (a closing
+    ``}`` after an elision is not the first ``}`` of the elided body, nor one past the
+    next definition), then the row the longest run of lines follows on from, then the
+    latest. An elision (a line that is ``marker``) is only numbered inside such a run."""
+    rows = code.split("\n")
+    lines = out.split("\n")
+    where: dict[str, list[int]] = {}
+    for r, text in enumerate(rows):
+        where.setdefault(text, []).append(r)
+
+    def ahead(text: str, pos: int) -> list[int]:
+        found = where.get(text, [])
+        return found[bisect.bisect_left(found, pos) :]
+
+    def follows(r: int, i: int, j: int, bound: int) -> int:
+        """How many of lines ``i`` to ``j`` can be found in order from row ``r`` on."""
+        found = 0
+        for t in range(i, j):
+            at = ahead(lines[t], r)
+            if at and at[0] < bound:
+                found, r = found + 1, at[0] + 1
+        return found
+
+    result: list[str] = []
+    pos = 0
+    i = 0
+    while i < len(lines):
+        bound, anchor = len(rows), min(len(lines), i + _LOOKAHEAD)
+        for j in range(i, anchor):
+            once = ahead(lines[j], pos)
+            if len(once) == 1 and lines[j].strip() != marker:
+                bound, anchor = once[0] + (1 if j == i else 0), j
+                break
+        best, score = -1, (0, 0)
+        for r in ahead(lines[i], pos) if lines[i].strip() != marker else ():
+            if r >= bound:
+                break
+            n = 1
+            while i + n < len(lines) and r + n < len(rows) and rows[r + n] == lines[i + n]:
+                n += 1
+            mine = (follows(r, i, anchor, bound), n)
+            if mine >= score:
+                best, score = r, mine
+        run = score[1]
+        if best < 0:
+            result.append(lines[i])
+            i += 1
+            continue
+        for n in range(run):
+            r = best + n
+            # a trailing empty row ends the text: it has no number of its own
+            result.append(prefixes[r] + lines[i + n] if r < len(prefixes) else lines[i + n])
+        pos, i = best + run, i + run
+    return "\n".join(result)
