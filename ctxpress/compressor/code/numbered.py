@@ -15,8 +15,9 @@ import re
 _ROW = re.compile(r" *\d{1,7}(?:\t|→|: |\| )")
 # fewer rows than this are no listing worth reading apart
 _MIN_ROWS = 8
-# how far ahead an output line that occurs once is looked for
-_LOOKAHEAD = 64
+# how far ahead an output line that occurs once is looked for, and how many rows a line
+# is tried at (a blank line or a brace: linear time on huge listings)
+_LOOKAHEAD, _CANDIDATES = 64, 256
 
 
 def strip_numbers(code: str) -> tuple[str, list[str]] | None:
@@ -31,7 +32,7 @@ def strip_numbers(code: str) -> tuple[str, list[str]] | None:
     numbers: list[int] = []
     sep = ""
     for row in rows:
-        m = _ROW.match(row) or _ROW.match(row + " ")  # `cat -n` leaves "  5\t" on a blank row
+        m = _ROW.match(row) or _ROW.match(row + " ")  # a blank row may end at `12:`
         if m is None:
             return None
         prefix = m.group(0)[: len(row)]
@@ -84,7 +85,8 @@ def renumber(out: str, code: str, prefixes: list[str], marker: str) -> str:
                 bound, anchor = once[0] + (1 if j == i else 0), j
                 break
         best, score = -1, (0, 0)
-        for r in ahead(lines[i], pos) if lines[i].strip() != marker else ():
+        found = ahead(lines[i], pos) if lines[i].strip() != marker else []
+        for r in found[:_CANDIDATES]:
             if r >= bound:
                 break
             n = 1
