@@ -1000,6 +1000,16 @@ def _ask(messages: list[dict[str, object]], budget: int) -> ctxpress.CompressRes
     return ctxpress.compress(messages, budget=budget, stages=["code"])
 
 
+def _read(i: int, content: str) -> list[dict[str, object]]:
+    """An agent's read of `app.py`: the tool call and its result."""
+    call = {"id": f"c{i}", "type": "function"}
+    call["function"] = {"name": "read_file", "arguments": '{"path": "app.py"}'}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": f"c{i}", "content": content},
+    ]
+
+
 @pytest.mark.parametrize(
     "payload",
     [
@@ -1010,15 +1020,9 @@ def _ask(messages: list[dict[str, object]], budget: int) -> ctxpress.CompressRes
     ids=["json", "csv", "yaml"],
 )
 def test_a_tool_result_of_data_is_no_source_file(payload: str) -> None:
-    call = {
-        "id": "c1",
-        "type": "function",
-        "function": {"name": "lint", "arguments": '{"file": "app.py"}'},
-    }
     msgs = [
         {"role": "user", "content": "Lint app.py."},
-        {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": "c1", "content": payload},
+        *_read(1, payload),
         {"role": "user", "content": "Which of these matter?"},
     ]
     res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
@@ -1101,15 +1105,9 @@ def test_code_in_a_system_message_is_left_as_is() -> None:
 
 
 def test_a_file_read_again_is_kept_once_in_its_last_copy() -> None:
-    def read(i: int) -> list[dict[str, object]]:
-        call = {"id": f"c{i}", "type": "function"}
-        call["function"] = {"name": "read_file", "arguments": '{"path": "app.py"}'}
-        return [
-            {"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": f"c{i}", "content": _MODULE},
-        ]
-
-    msgs = [{"role": "user", "content": "Fix app.py"}, *read(0), *read(1), *read(2)]
+    msgs = [{"role": "user", "content": "Fix app.py"}]
+    for i in range(3):
+        msgs += _read(i, _MODULE)
     msgs.append({"role": "user", "content": "Why does `target` fail?"})
     budget = ctxpress.count_tokens(msgs) // 4
     res = _ask(msgs, budget)
@@ -1130,12 +1128,9 @@ def _listing(code: str, sep: str, first: int = 1) -> str:
 def test_a_listing_with_line_numbers_is_trimmed_and_keeps_its_numbers(sep: str) -> None:
     # what `cat -n` and coding agents' file-reading tools return
     listing = _listing(_MODULE, sep, first=40)
-    call = {"id": "c1", "type": "function"}
-    call["function"] = {"name": "read_file", "arguments": '{"path": "app.py"}'}
     msgs = [
         {"role": "user", "content": "Fix app.py"},
-        {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": "c1", "content": listing},
+        *_read(1, listing),
         {"role": "user", "content": "Why does `target` fail?"},
     ]
     budget = ctxpress.count_tokens(msgs) // 3

@@ -34,7 +34,7 @@ from ctxpress.compressor.code.prose import (
 from ctxpress.compressor.code.trim import elision, trim_outline
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
-from ctxpress.messages import Message, last_user_index, message_text
+from ctxpress.messages import SYSTEM_ROLES, Message, last_user_index, message_text
 
 __all__ = ["CodeStage", "Focus", "extract_focus", "find_fences", "trim_code"]
 
@@ -60,7 +60,7 @@ class _Block:
     crlf: bool = False  # Windows line endings, read as "\n" and written back
     bom: bool = False  # a byte-order mark, read off (written back if the first row stays)
     numbers: list[str] | None = None  # each row's line-number prefix, read off (``numbered``)
-    shown: int = 0  # tokens as the message holds it (numbers too); 0: ``tokens``
+    shown: int = 0  # tokens as the message holds it (line numbers too)
     # Python the running interpreter compiles: its trimmed output must compile too (tree-sitter
     # accepts some code CPython rejects, e.g. a misindented elision); read when first needed
     compiles: bool | None = None
@@ -150,7 +150,7 @@ class CodeStage:
         paths = _tool_paths(messages)
         blocks: list[_Block] = []
         for i, msg in enumerate(messages):
-            if msg.get("role") in _INSTRUCTIONS:
+            if msg.get("role") in SYSTEM_ROLES:
                 continue  # protected: the same bytes on every request keep the prefix cached
             for part, text in _texts(msg):
                 if len(text) < 200:
@@ -253,6 +253,7 @@ class CodeStage:
         block = _Block(
             i, part, start, end, code, name, outline, tokens, filename, indent, crlf, bom
         )
+        block.shown = tokens
         if listing is not None:
             block.numbers, block.shown = listing[1], ctx.counter.text(numbered)
         blocks.append(block)
@@ -264,7 +265,7 @@ class CodeStage:
         if not blocks:
             return messages
         prose_parts: list[str] = []
-        quoted: list[str] = []  # code assistant messages quote
+        quoted: list[str] = []  # code beside the question (see ``with_quoted``)
         block_spans = {(b.msg, b.part): [] for b in blocks}  # type: dict[tuple[int, int | None], list[tuple[int, int]]]
         for b in blocks:
             block_spans[(b.msg, b.part)].append((b.start, b.end))
@@ -282,7 +283,7 @@ class CodeStage:
                 text = "\n".join(pieces)
             # code an assistant quotes or the instructions hold is context, not a question;
             # so is what a document or a diff holds (its calls are no names to keep whole)
-            quoting = msg.get("role") in ("assistant", *_INSTRUCTIONS)
+            quoting = msg.get("role") == "assistant" or msg.get("role") in SYSTEM_ROLES
             aside = [f for f in find_fences(text) if quoting or f.tag in _QUOTED_TAGS]
             if aside:
                 quoted.extend(text[f.code_start : f.code_end] for f in aside)
@@ -296,9 +297,8 @@ class CodeStage:
         # a file read or pasted again: its earlier copies say nothing the last one does not
         last = {b.code: k for k, b in enumerate(blocks)}
         repeats = {k: blocks[last[b.code]].msg for k, b in enumerate(blocks) if last[b.code] != k}
-        shown = [b.shown or b.tokens for b in blocks]
-        total_code = sum(t for k, t in enumerate(shown) if k not in repeats)
-        freed = sum(t for k, t in enumerate(shown) if k in repeats)
+        total_code = sum(b.shown for k, b in enumerate(blocks) if k not in repeats)
+        freed = sum(b.shown for k, b in enumerate(blocks) if k in repeats)
         keep = max(0, total_code - max(0, excess - freed))
         # each block's share of what may stay, in tokens of its code (line numbers aside)
         targets = [
@@ -353,8 +353,6 @@ class CodeStage:
         return current
 
 
-# Roles whose messages are never changed (the pipeline's protected instructions)
-_INSTRUCTIONS = ("system", "developer")
 # Fence tags of documents and data: text beside the code, read as quoted code
 _QUOTED_TAGS = frozenset(
     {

@@ -61,17 +61,18 @@ def renumber(out: str, code: str, prefixes: list[str], marker: str) -> str:
     for r, text in enumerate(rows):
         where.setdefault(text, []).append(r)
 
-    def ahead(text: str, pos: int) -> list[int]:
+    def ahead(text: str, pos: int) -> tuple[list[int], int]:
+        """The rows holding ``text``, and the index of the first at or after ``pos``."""
         found = where.get(text, [])
-        return found[bisect.bisect_left(found, pos) :]
+        return found, bisect.bisect_left(found, pos)
 
     def follows(r: int, i: int, j: int, bound: int) -> int:
         """How many of lines ``i`` to ``j`` can be found in order from row ``r`` on."""
         found = 0
         for t in range(i, j):
-            at = ahead(lines[t], r)
-            if at and at[0] < bound:
-                found, r = found + 1, at[0] + 1
+            at, k = ahead(lines[t], r)
+            if k < len(at) and at[k] < bound:
+                found, r = found + 1, at[k] + 1
         return found
 
     result: list[str] = []
@@ -80,13 +81,13 @@ def renumber(out: str, code: str, prefixes: list[str], marker: str) -> str:
     while i < len(lines):
         bound, anchor = len(rows), min(len(lines), i + _LOOKAHEAD)
         for j in range(i, anchor):
-            once = ahead(lines[j], pos)
-            if len(once) == 1 and lines[j].strip() != marker:
-                bound, anchor = once[0] + (1 if j == i else 0), j
+            at, k = ahead(lines[j], pos)
+            if len(at) - k == 1 and lines[j].strip() != marker:
+                bound, anchor = at[k] + (1 if j == i else 0), j
                 break
         best, score = -1, (0, 0)
-        found = ahead(lines[i], pos) if lines[i].strip() != marker else []
-        for r in found[:_CANDIDATES]:
+        at, k = ahead(lines[i], pos) if lines[i].strip() != marker else ([], 0)
+        for r in at[k : k + _CANDIDATES]:
             if r >= bound:
                 break
             n = 1

@@ -71,9 +71,10 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
 
 
 def with_quoted(focus: Focus, code: str) -> Focus:
-    """``focus`` with code an assistant quoted: what the quote defines is named, its other
-    words are context. Read as prose, its every call would name a definition to keep
-    whole, so one quoted line could force its callees past the budget."""
+    """``focus`` with code quoted beside the question (by an assistant, in the system
+    prompt, in a document or a diff): what it defines is named, its other words are
+    context. Read as prose, its every call would name a definition to keep whole, so one
+    quoted line could force its callees past the budget."""
     named = set(_DEFINES.findall(code))
     words = set(_WORD.findall(code)) - focus.strong - named
     return Focus(focus.strong | named, focus.weak | words, focus.qualified, focus.rows)
