@@ -193,6 +193,50 @@ FOCAL_FORMS = {
         + "\treturn s\n}\n",
         "func 计算总数(xs []int) int {",
     ),
+    # the methods of an object literal a call is given (`createSlice`, `Extension.create`,
+    # `defineComponent`): the statement opens to its members instead of dropping whole
+    "js-method-in-a-call-argument": (
+        "js",
+        "Why does `add3` double count?",
+        "import { createSlice } from '@reduxjs/toolkit'\n\n"
+        + "const counterSlice = createSlice({\n  name: 'counter',\n  reducers: {\n"
+        + "".join(
+            f"    add{i}(state, action) {{\n      const v = action.payload * {i}\n"
+            f"      if (v > {i}) {{\n        state.value += v\n      }}\n"
+            "      state.count += 1\n    },\n"
+            for i in range(8)
+        )
+        + "  },\n})\n\nexport default counterSlice.reducer\n",
+        "      const v = action.payload * 3",
+    ),
+    # a UMD bundle: the factory is parenthesised and opens with a directive on its `{` row
+    "js-umd-factory": (
+        "js",
+        "Why does `refinement` return true for bad input?",
+        "(function (global, factory) {\n    factory(exports);\n"
+        + "})(this, (function (exports) { 'use strict';\n\n    class Thing {\n"
+        + "        refinement(check, data) {\n            if (!check(data)) {\n"
+        + "                return true;\n            }\n            return false;\n        }\n"
+        + "".join(
+            "  " + FILLERS["js"].replace("{i}", str(i)).replace("\n  ", "\n    ") for i in range(12)
+        )
+        + "    }\n    exports.Thing = Thing;\n\n}));\n",
+        "                return true;",
+    ),
+    # a method of a class a C++ declaration defines (`class C : B { … } instance;`)
+    "cpp-class-in-a-declaration": (
+        "cpp",
+        "Why does `convert` return false for 2?",
+        "".join(
+            f"class As{i} : public Conversion\n{{\npublic:\n\tint matches{i}(Match &m) override\n"
+            f"\t{{\n\t\tif (m.value > {i})\n\t\t\treturn 0;\n\t\treturn m.type = {i};\n\t}}\n"
+            f"}} asThing{i};\n\n"
+            for i in range(8)
+        )
+        + "class AsBool : public Conversion\n{\npublic:\n\tvalue convert(Match &m) override\n"
+        + "\t{\n\t\tvalue res;\n\t\tres.z = m.value == 1;\n\t\treturn res;\n\t}\n} asBool;\n",
+        "\t\tres.z = m.value == 1;",
+    ),
 }
 TAG_LANG = {"js": "javascript", "ts": "typescript"}
 SHARE = 0.2
@@ -1188,3 +1232,75 @@ def test_listing_numbers_go_to_their_own_rows_among_look_alike_lines() -> None:
             if line.strip() in ("...", "// …"):
                 continue
             assert line in rows, repr(line)  # numbered, and with its own number
+
+
+def test_a_doc_comment_ending_on_the_definition_row_stays_with_it() -> None:
+    # bundlers write `*/ function f() {`: collapsing `f` without its comment's start broke
+    # the parse, so the block was left whole, far over budget
+    code = "".join(
+        f"/**\n * Helper number {i}.\n */ function helper{i}(a, b) {{\n"
+        f"    const x = a + b * {i};\n    if (x > {i}) {{\n        return x - {i};\n    }}\n"
+        "    return x;\n}\n\n"
+        for i in range(12)
+    )
+    out, res = _send("Why does `helper3` return a negative number?", "js", code, 0.3)
+    lines = out.split("\n")
+    assert out != code
+    assert "    const x = a + b * 3;" in lines and "    const x = a + b * 7;" not in lines
+    assert clean_parse("javascript", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_the_newest_question_outranks_what_earlier_turns_named() -> None:
+    # the assistant quoted `step_4`; the user then asks about `step_9`: both kept whole
+    # overran the budget, and the history stage then dropped the whole file
+    code = "import json\n\n\n" + "".join(
+        f'def step_{i}(data, limit={i}):\n    """Process stage {i}."""\n    out = []\n'
+        "    for item in data:\n        if item.get('weight', 0) > limit:\n"
+        "            out.append(item['name'].upper())\n        else:\n"
+        "            out.append(item['name'])\n    return out\n\n\n"
+        for i in range(14)
+    )
+    msgs: list[dict[str, object]] = [
+        {"role": "user", "content": f"Here is `pipeline.py`:\n```python\n{code}```\nReview it?"},
+        {
+            "role": "assistant",
+            "content": "The core is `step_4`:\n```python\ndef step_4(data, limit=4):\n"
+            '    """Process stage 4."""\n```\nIt looks fine.',
+        },
+        {"role": "user", "content": "Thanks. And why does `step_9` return the wrong value?"},
+    ]
+    budget = ctxpress.count_tokens(msgs) - int(0.88 * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget)
+    text = str(res.messages[0]["content"])
+    assert 'def step_9(data, limit=9):\n    """Process stage 9."""\n    out = []' in text
+    assert "def step_4(data, limit=4):" in text  # asked about earlier: at least its signature
+    assert 'limit=4):\n    """Process stage 4."""\n    out = []' not in text
+    assert not res.over_budget
+
+
+def test_a_function_cut_around_a_closure_needs_only_what_the_cut_shows() -> None:
+    # imports and helpers only the rest of the outer function uses are not forced in: they
+    # took the block past the budget
+    helpers = "".join(
+        f"const helper{i} = (x: number): number => x * {i} + {i}\n\n" for i in range(8)
+    )
+    uses = "".join(f"  const v{i} = helper{i}(base) + {i}\n" for i in range(8))
+    code = (
+        "import { compose } from 'redux'\n"
+        + "".join(f"import {{ part{i} }} from './part{i}'\n" for i in range(8))
+        + "\n"
+        + helpers
+        + "export function createThing(base: number) {\n"
+        + uses
+        + "  const finalStep = (api: number) => {\n    return compose(api, base)\n  }\n"
+        + "".join(f"  part{i}(v{i})\n" for i in range(8))
+        + "  return finalStep\n}\n"
+    )
+    out, res = _send("Why does `finalStep` lose the base?", "ts", code, 0.2)
+    lines = out.split("\n")
+    assert "    return compose(api, base)" in lines
+    assert "import { compose } from 'redux'" in lines
+    assert sum(line.startswith("import { part") for line in lines) < 8  # not all forced in
+    assert clean_parse("typescript", out.encode()) is not None
+    assert not res.over_budget

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
@@ -292,6 +292,9 @@ class CodeStage:
         focus, refs = extract_focus("\n".join(prose_parts))
         if quoted:
             focus = with_quoted(focus, "\n".join(quoted))
+        last_user = last_user_index(messages)
+        if last_user is not None:
+            focus = replace(focus, current=extract_focus(prose_parts[last_user])[0].strong)
         excess = ctx.counter.messages(messages) - ctx.budget
         results: dict[int, str] = {}
         # a file read or pasted again: its earlier copies say nothing the last one does not
@@ -314,7 +317,7 @@ class CodeStage:
                 bf = (
                     Focus()
                     if k in repeats
-                    else Focus(focus.strong, focus.weak, focus.qualified, rows[k])
+                    else Focus(focus.strong, focus.weak, focus.qualified, rows[k], focus.current)
                 )
                 res = trim_outline(b.outline, bf, targets[k], ctx.counter.text, b.tokens)
                 if res.code == b.code or res.tokens_estimate >= b.tokens:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ctxpress.compressor.code.outline import (
+    IDENT,
     Focus,
     Outline,
     Unit,
@@ -142,6 +143,13 @@ def find_focal(
     for u in named:
         if seeds.get(u) == 0.0 and u not in located and any(v.name == u.name for v in located):
             seeds[u] = 1.0
+    # Once the newest question names a definition, one only earlier turns named (what the
+    # assistant quoted before the user asked about another) is asked about, not forced in.
+    now = focus.current
+    if now is not None and any(seeds.get(u) == 0.0 and u.label in now for u in named):
+        for u in named:
+            if seeds.get(u) == 0.0 and u.label not in now and u not in located:
+                seeds[u] = 1.0
     # A class named because a focal method sits in it (``self: IndexedSet``,
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
     # equally close and drown the finer guesses about which of them the focal code uses.
@@ -436,8 +444,11 @@ def predicted(
     return out
 
 
-def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
-    """Module-level definitions of the names the focal units use directly.
+def required(
+    outline: Outline, focal: list[Unit], shown: dict[Unit, str] | None = None
+) -> list[tuple[Unit, bool]]:
+    """Module-level definitions of the names the focal units use directly (of a focal
+    unit cut to a part, ``shown``: the names that part uses).
 
     Stubs (``@overload``, abstract) give way to a real definition of the same name, and
     of several functions or classes by one name (``#ifdef`` / ``#[cfg]`` variants) the
@@ -466,7 +477,10 @@ def required(outline: Outline, focal: list[Unit]) -> list[tuple[Unit, bool]]:
         # a module-level function's own name is bound by it (not by its overload stubs);
         # a method's name binds nothing at module level
         own = set() if f.owner else set(f.defs)
-        for w in sorted(code_names(outline, f) - own):
+        names = code_names(outline, f)
+        if shown and f in shown:
+            names &= frozenset(IDENT.findall(shown[f]))
+        for w in sorted(names - own):
             # a named block (`const table = { … }`) stays too, collapsed
             cands = [
                 u

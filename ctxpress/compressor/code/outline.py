@@ -158,13 +158,54 @@ def _declared(decl: Any) -> Any:
     return decl
 
 
-def _has_methods(obj: Any, functions: frozenset[str]) -> bool:
-    """Whether an object literal has a method (`save() {…}`, `save: () => …`)."""
+def _has_methods(obj: Any, functions: frozenset[str], depth: int = 0) -> bool:
+    """Whether an object literal has a method (`save() {…}`, `save: () => …`), with
+    ``depth``: also in an object it holds (`reducers: { add() {…} }`)."""
     for member in obj.named_children:
         value = member.child_by_field_name("value") if member.type == "pair" else member
         if value is not None and value.type in functions:
             return True
+        if (
+            depth
+            and value is not None
+            and value.type == "object"
+            and _has_methods(value, functions, depth - 1)
+        ):
+            return True
     return False
+
+
+# A JS directive (`'use strict';`), which a bundle may write after a function's `{`.
+_DIRECTIVE = re.compile(r"""(['"])use [\w ]+\1;?\s*(?://.*)?$""")
+# What wraps a value without changing it: `await f()`, `(f())`, `f() as T`, `f()!`.
+_VALUE_WRAPPERS = frozenset(
+    {
+        "await_expression",
+        "parenthesized_expression",
+        "as_expression",
+        "satisfies_expression",
+        "non_null_expression",
+    }
+)
+
+
+def _call_object(value: Any, functions: frozenset[str]) -> Any:
+    """The object literal with methods a call passes (`createSlice({ reducers: { add()
+    {…} } })`, `Extension.create({ addKeys() {…} })`, `defineComponent({ setup() {…} })`),
+    the largest if several, or None: the call's code is in it, so its members are units."""
+    for _ in range(4):
+        if value is None or value.type not in _VALUE_WRAPPERS or not value.named_child_count:
+            break
+        value = value.named_children[0]
+    if value is None or value.type not in ("call_expression", "new_expression"):
+        return None
+    args = value.child_by_field_name("arguments")
+    found = [
+        a
+        for a in (args.named_children if args is not None else ())
+        if a.type == "object" and _has_methods(a, functions, depth=2)
+    ]
+    return max(found, key=lambda a: a.end_byte - a.start_byte, default=None)
 
 
 # Field names under which a statement declares what it defines.
@@ -287,6 +328,8 @@ class Focus:
     weak: frozenset[str] = frozenset()  # other words of the prose
     qualified: frozenset[tuple[str, str]] = frozenset()  # ("Class", "method")
     rows: frozenset[int] = frozenset()  # 0-based rows named by file:line references
+    # names the newest user message gives; None where no message is newer than the rest
+    current: frozenset[str] | None = None
 
 
 # ---------------------------------------------------------------------------- outline
@@ -485,8 +528,11 @@ class _Builder:
         if fn is not None and fn.type in self.spec.functions:
             cands.append(fn)
         args = expr.child_by_field_name("arguments")
-        if args is not None:
-            cands.extend(a for a in args.named_children if a.type in self.spec.functions)
+        for a in args.named_children if args is not None else ():
+            while a.type == "parenthesized_expression" and a.named_child_count:
+                a = a.named_children[0]  # a UMD factory: `(this, (function (exports) {…}))`
+            if a.type in self.spec.functions:
+                cands.append(a)
         best = max(cands, key=lambda f: f.end_byte - f.start_byte, default=None)
         body = best.child_by_field_name("body") if best is not None else None
         return best if body is not None and body.type == "statement_block" else None
@@ -498,7 +544,7 @@ class _Builder:
         if close_row <= open_row + 1 or open_row < unit.start or close_row > unit.last:
             return
         after = _suffix(lines, open_row, body.start_point[1] + 1).strip()
-        if after and not after.startswith(("//", "/*")):
+        if after and not after.startswith(("//", "/*")) and not _DIRECTIVE.match(after):
             return
         if _prefix(lines, close_row, body.end_point[1] - 1).strip():
             return
@@ -692,13 +738,26 @@ class _Builder:
                 if c.type != "enum_body_declarations" and (stop is None or end_row(c) < stop)
             ]
             return [consts + ([c for c in decls[0].children if c.type != ";"] if decls else [])]
-        return [list(body.children)] if body is not None else []
+        if body is None:
+            return []
+        # `function (exports) { 'use strict';`: the directive is a part of the header row
+        row = body.start_point[0]
+        return [
+            [
+                c
+                for c in body.children
+                if not (c.start_point[0] == row and c.is_named and _DIRECTIVE.match(node_text(c)))
+            ]
+        ]
 
     def make(self, nodes: list[Any], leads: list[Any], parent: Unit, owner: str | None) -> Unit:
         spec, lines = self.spec, self.lines
         attrs = [n for n in leads if n.type in spec.attributes]
         first = min([n.start_point[0] for n in leads] + [nodes[0].start_point[0]])
         start = attrs[0].start_point[0] if attrs else nodes[0].start_point[0]
+        for n in reversed(leads):
+            if end_row(n) == start and _prefix(lines, start, nodes[0].start_point[1]).strip():
+                start = n.start_point[0]  # `*/ function f() {`: the comment ends in its row
         last = max(end_row(n) for n in nodes)
         # (an empty statement sharing a row, `};` after a namespace, is punctuation)
         code = [n for n in nodes if n.type not in spec.comments and node_text(n).strip() != ";"]
@@ -713,6 +772,13 @@ class _Builder:
             return unit
         node = code[0]
         core, var_name = self.unwrap(node)
+        declared: list[str] = []
+        if self.lang == "cpp" and core.type == "declaration":
+            # `class C : public B { … } instance;`: a class whose members are units
+            typ = core.child_by_field_name("type")
+            if typ is not None and typ.type in spec.containers and typ.child_by_field_name("body"):
+                declared = decl_names(core)
+                core = typ
         ctype = core.type
         wrapped = None
         if ctype not in spec.functions and ctype not in spec.containers:
@@ -721,15 +787,17 @@ class _Builder:
                 core, var_name, ctype = wrapped, None, "call_body"
             elif self.lang in ("javascript", "typescript", "tsx"):
                 # `export default { … }`, `module.exports = { … }`, `const api = { … }`
-                obj = core
+                obj = _call_object(core, spec.functions) or core  # `export default f({…})`
                 if node.type == "expression_statement" and node.named_child_count == 1:
                     inner = node.named_children[0]
                     if inner.type == "assignment_expression":
                         obj = inner.child_by_field_name("right") or obj
+                    obj = _call_object(obj, spec.functions) or obj
                 elif core.type in ("lexical_declaration", "variable_declaration"):
                     # (`export const table = { … }` too: ``core`` is inside the export)
                     decls = [c for c in core.named_children if c.type == "variable_declarator"]
                     value = decls[0].child_by_field_name("value") if len(decls) == 1 else None
+                    value = _call_object(value, spec.functions) or value
                     # exported: opened only for its methods, as a module's API
                     if (
                         core is not node
@@ -825,7 +893,7 @@ class _Builder:
                 unit.scope = own
             elif class_like:
                 unit.scope = name or None
-                unit.defs = (name,) if name else ()
+                unit.defs = tuple(dict.fromkeys(([name] if name else []) + declared))
                 if spec.python:
                     sup = core.child_by_field_name("superclasses")
                     if sup is not None and name:

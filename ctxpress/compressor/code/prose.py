@@ -77,7 +77,9 @@ def with_quoted(focus: Focus, code: str) -> Focus:
     quoted line could force its callees past the budget."""
     named = set(_DEFINES.findall(code))
     words = set(_WORD.findall(code)) - focus.strong - named
-    return Focus(focus.strong | named, focus.weak | words, focus.qualified, focus.rows)
+    return Focus(
+        focus.strong | named, focus.weak | words, focus.qualified, focus.rows, focus.current
+    )
 
 
 def _shown(prose: str, m: re.Match[str]) -> str | None:

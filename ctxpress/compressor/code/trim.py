@@ -591,14 +591,19 @@ def _path_rows(lines: list[str], chain: list[Any], stmt: Any) -> set[int]:
 
 
 def required_parts(
-    outline: Outline, focal: list[Unit], needed: list[tuple[Unit, bool]]
+    outline: Outline,
+    focal: list[Unit],
+    needed: list[tuple[Unit, bool]],
+    shown: dict[Unit, str] | None = None,
 ) -> dict[Unit, list[str]]:
     """``PART`` renderings of the module-level definitions the focal code uses: without
     their leading comments, and an import list cut to its lines that name what is used
-    (whole bracket-balanced lines, so the list still parses). ``needed``: ``focal.required``."""
+    (whole bracket-balanced lines, so the list still parses). ``needed``: ``focal.required``
+    (``shown``: what focal units cut to a part show, as there)."""
     used: set[str] = set()
     for f in focal:
-        used.update(refs(outline, f)[0])
+        names = refs(outline, f)[0]
+        used.update(names & set(IDENT.findall(shown[f])) if shown and f in shown else names)
     lines, out = outline.lines, {}
     for u, _ in needed:
         if u.children is not None:
@@ -898,8 +903,9 @@ def trim_outline(
                 dist[u] = named[s] + _USER_COST
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
-    needed = required(outline, focal)
-    partial |= required_parts(outline, focal, needed)
+    shown = {u: "\n".join(rows) for u, rows in around.items()}
+    needed = required(outline, focal, shown)
+    partial |= required_parts(outline, focal, needed, shown)
     for f in told:
         rows = without_docstring(outline, f)
         if rows is not None:
