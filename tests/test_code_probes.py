@@ -209,6 +209,19 @@ FOCAL_FORMS = {
         + "  },\n})\n\nexport default counterSlice.reducer\n",
         "      const v = action.payload * 3",
     ),
+    # the same given to a call that is a statement of its own
+    "js-method-in-a-bare-call": (
+        "js",
+        "Why does `m4` add twice?",
+        "import Vue from 'vue'\n\nnew Vue({\n  el: '#app',\n  methods: {\n"
+        + "".join(
+            f"    m{i}(a) {{\n      const x = a * {i}\n      if (x > {i}) {{\n"
+            "        this.total += x\n      }\n      return x\n    },\n"
+            for i in range(10)
+        )
+        + "  },\n})\n",
+        "      const x = a * 4",
+    ),
     # a UMD bundle: the factory is parenthesised and opens with a directive on its `{` row
     "js-umd-factory": (
         "js",

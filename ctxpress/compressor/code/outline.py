@@ -790,9 +790,11 @@ class _Builder:
                 obj = _call_object(core, spec.functions) or core  # `export default f({…})`
                 if node.type == "expression_statement" and node.named_child_count == 1:
                     inner = node.named_children[0]
-                    if inner.type == "assignment_expression":
+                    if inner.type == "assignment_expression":  # `module.exports = …`
                         obj = inner.child_by_field_name("right") or obj
-                    obj = _call_object(obj, spec.functions) or obj
+                        obj = _call_object(obj, spec.functions) or obj
+                    else:  # `new Vue({ methods: { … } })`
+                        obj = _call_object(inner, spec.functions) or obj
                 elif core.type in ("lexical_declaration", "variable_declaration"):
                     # (`export const table = { … }` too: ``core`` is inside the export)
                     decls = [c for c in core.named_children if c.type == "variable_declarator"]
