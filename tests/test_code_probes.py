@@ -1317,3 +1317,32 @@ def test_a_function_cut_around_a_closure_needs_only_what_the_cut_shows() -> None
     assert sum(line.startswith("import { part") for line in lines) < 8  # not all forced in
     assert clean_parse("typescript", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_method_of_an_object_literal_binds_no_name_the_focal_needs() -> None:
+    # `make` writes `test()` and `serialize()` keys of its own; the same keys of the
+    # object another call is given are properties, not definitions to force in
+    members = "".join(
+        f"  step{i}(node, ctx) {{\n    const out = ctx.read(node, {i})\n"
+        f"    return out.value + {i}\n  }},\n"
+        for i in range(10)
+    )
+    code = (
+        "import { createPlugin } from 'seroval'\n\n"
+        "function make(tag: string) {\n  return createPlugin({\n    tag,\n"
+        "    test(value: unknown) {\n      return value === tag\n    },\n"
+        "    serialize() {\n      return tag\n    },\n  })\n}\n\n"
+        "export const Big = createPlugin({\n"
+        "  test(value: unknown) {\n    const seen = new Set()\n    for (const v of [value]) {\n"
+        "      seen.add(v)\n    }\n    return seen.size > 0\n  },\n"
+        "  serialize(node, ctx) {\n    const parts = []\n    for (const p of node.parts) {\n"
+        "      parts.push(ctx.serialize(p))\n    }\n    return parts.join(',')\n  },\n"
+        + members
+        + "})\n"
+    )
+    out, res = _send("Why does `make` match every value?", "ts", code, 0.2)
+    lines = out.split("\n")
+    assert "      return value === tag" in lines
+    assert "    const seen = new Set()" not in lines  # `Big`'s `test` is not forced in
+    assert clean_parse("typescript", out.encode()) is not None
+    assert not res.over_budget

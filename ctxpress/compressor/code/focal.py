@@ -485,7 +485,10 @@ def required(
             cands = [
                 u
                 for u in outline.top.get(w, ())
-                if u is not f and u not in enclosing and (u.kind != "block" or u.collapsible)
+                if u is not f
+                and u not in enclosing
+                and not u.literal  # `{ test() {…} }` binds no `test`
+                and (u.kind != "block" or u.collapsible)
             ]
             real = [u for u in cands if not u.abstract] or cands
             if len(real) > 1 and all(u.kind in ("func", "class") and w in u.defs for u in real):

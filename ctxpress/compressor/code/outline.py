@@ -277,6 +277,7 @@ class Unit:
     self_words: tuple[str, ...] = ()
     empty: int = 0  # 0 not empty, 1 empty body, 2 empty and marked TODO / not implemented
     abstract: bool = False
+    literal: bool = False  # a member of an object literal: a property, no name in scope
     order: int = 0
     suite: int = 0  # which suite of the parent (if/else …) this member sits in
     header_words: frozenset[str] = frozenset()
@@ -917,6 +918,7 @@ class _Builder:
                 ok = ok and clean
                 for child in built:
                     child.suite = si
+                    child.literal = ctype == "object_body"
                 children.extend(built)
             lo, hi = unit.start, unit.last + 1  # children must sit strictly inside (lo, hi)
             if ctype in ("preproc_ifdef", "preproc_if"):
