@@ -1346,3 +1346,29 @@ def test_a_method_of_an_object_literal_binds_no_name_the_focal_needs() -> None:
     assert "    const seen = new Set()" not in lines  # `Big`'s `test` is not forced in
     assert clean_parse("typescript", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_file_in_an_earlier_message_fits_rather_than_being_dropped() -> None:
+    # what the focal function uses (imports, the type) kept defined overran the budget,
+    # and the history stage then dropped the whole file, the function asked about with it
+    code = (
+        'package test\n\nimport (\n\t"io/ioutil"\n\t"sync"\n\n\t"github.com/sirupsen/logrus"\n)\n\n'
+        "// Hook records the entries it is given.\ntype Hook struct {\n"
+        "\t// Entries holds every entry received.\n\tEntries []logrus.Entry\n"
+        "\tmu      sync.RWMutex\n}\n\n"
+        "func NewLocal(logger *logrus.Logger) *Hook {\n\thook := new(Hook)\n"
+        "\tlogger.Hooks.Add(hook)\n\treturn hook\n}\n\n"
+        "func NewNullLogger() (*logrus.Logger, *Hook) {\n\tlogger := logrus.New()\n"
+        "\tlogger.Out = ioutil.Discard\n\treturn logger, NewLocal(logger)\n}\n\n" + _fill("go", 10)
+    )
+    question = "Why does `NewLocal` return a hook that records nothing?"
+    msgs: list[dict[str, object]] = [
+        {"role": "user", "content": code},
+        {"role": "user", "content": question},
+    ]
+    budget = ctxpress.count_tokens([msgs[1]]) + 3 + ctxpress.count_tokens(code) // 14
+    res = ctxpress.compress(msgs, budget=budget)
+    text = str(res.messages[0]["content"])
+    assert "func NewLocal(logger *logrus.Logger) *Hook {\n\thook := new(Hook)" in text
+    assert not res.over_budget
+    assert any("left undefined to fit" in n for s in res.stages for n in s.notes)

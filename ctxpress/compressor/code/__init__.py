@@ -325,9 +325,7 @@ class CodeStage:
                     focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
                     continue
                 sizes[k] = res.tokens_estimate
-                if clean_parse(b.lang, res.code.encode()) is None or (
-                    b.lang == "python" and not _compiles(res.code) and _input_compiles(b)
-                ):
+                if not _parses(b, res.code):
                     ctx.note(f"m{b.msg}: {b.lang} block left as is (trimmed output did not parse)")
                     results.pop(k, None)
                     focal.pop(k, None)
@@ -336,6 +334,7 @@ class CodeStage:
                 focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
             current = _apply(messages, blocks, results)
             over = ctx.counter.messages(current) - ctx.budget
+            short = [k for k, t in enumerate(targets) if sizes[k] > t]
             if over <= 0:
                 break
             # A block whose focal code alone overruns its share cannot give more: the
@@ -345,12 +344,34 @@ class CodeStage:
             for k in met:  # from what the block came to, which may be under its target
                 base = min(targets[k], sizes[k])
                 targets[k] = max(1, base - over * targets[k] // pool - 1)
+        undefined: set[int] = set()
+        if over > 0:
+            # Still over: the history stage would drop whole messages, a block's with it. A
+            # block it may drop (not in the newest user message) fits its share without the
+            # definitions its focal code uses rather than be lost whole.
+            last_user = last_user_index(messages)
+            for k in short:
+                b = blocks[k]
+                if b.msg == last_user or k in repeats:
+                    continue
+                bf = Focus(focus.strong, focus.weak, focus.qualified, rows[k], focus.current)
+                res = trim_outline(
+                    b.outline, bf, targets[k], ctx.counter.text, b.tokens, define_used=False
+                )
+                if res.tokens_estimate < sizes[k] and _parses(b, res.code):
+                    results[k] = res.code
+                    undefined.add(k)
+            if undefined:
+                current = _apply(messages, blocks, results)
         for k, b in enumerate(blocks):
             if k in results and k in repeats:
                 ctx.note(f"m{b.msg}: {b.lang} block elided: m{repeats[k]} holds it again")
             elif k in results:
                 after = ctx.counter.text(results[k])
-                ctx.note(f"m{b.msg}: {b.lang} block {b.tokens}->{after} tokens; focal: {focal[k]}")
+                loose = " (names it uses left undefined to fit)" if k in undefined else ""
+                ctx.note(
+                    f"m{b.msg}: {b.lang} block {b.tokens}->{after} tokens; focal: {focal[k]}{loose}"
+                )
             elif k in focal:  # what the focal code needs is the whole block
                 ctx.note(f"m{b.msg}: {b.lang} block left as is (no smaller); focal: {focal[k]}")
         return current
@@ -376,6 +397,13 @@ _QUOTED_TAGS = frozenset(
         "ini",
     }
 )
+
+
+def _parses(b: _Block, code: str) -> bool:
+    """Whether trimmed ``code`` of ``b`` parses (and compiles, where the input did)."""
+    if clean_parse(b.lang, code.encode()) is None:
+        return False
+    return b.lang != "python" or _compiles(code) or not _input_compiles(b)
 
 
 def _compiles(code: str) -> bool:

@@ -849,8 +849,11 @@ def trim_outline(
     budget: int,
     count: Callable[[str], int],
     total_tokens: int | None = None,
+    define_used: bool = True,
 ) -> TrimResult:
-    """Render ``outline`` within ``budget`` tokens (estimated per line, then checked)."""
+    """Render ``outline`` within ``budget`` tokens (estimated per line, then checked).
+    ``define_used``: every module-level name the focal code uses stays defined, past the
+    budget if need be; off, such definitions are only ranked (the caller's last resort)."""
     nested = nested_definitions(outline, focus)
     seeds = find_focal(outline, focus, nested)
     costs = _Costs(outline, count, total_tokens)
@@ -904,7 +907,7 @@ def trim_outline(
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
     shown = {u: "\n".join(rows) for u, rows in around.items()}
-    needed = required(outline, focal, shown)
+    needed = required(outline, focal, shown) if define_used else []
     partial |= required_parts(outline, focal, needed, shown)
     for f in told:
         rows = without_docstring(outline, f)
