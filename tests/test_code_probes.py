@@ -1372,3 +1372,17 @@ def test_a_file_in_an_earlier_message_fits_rather_than_being_dropped() -> None:
     assert "func NewLocal(logger *logrus.Logger) *Hook {\n\thook := new(Hook)" in text
     assert not res.over_budget
     assert any("left undefined to fit" in n for s in res.stages for n in s.notes)
+
+
+def test_a_file_whose_docstring_holds_a_fence_is_still_a_file() -> None:
+    # a module docstring's ```python example made the tool result read as markdown: only
+    # the example was taken for code, and the file went through whole
+    doc = '"""Helpers.\n\nExample:\n\n```python\nfrom app import target\ntarget(2)\n```\n"""\n\n'
+    msgs = [{"role": "user", "content": "Fix app.py"}, *_read(0, doc + _MODULE)]
+    msgs.append({"role": "user", "content": "Why does `target` fail?"})
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 4)
+    out = str(res.messages[2]["content"])
+    assert out.startswith(doc)  # the docstring, its example too, byte for byte
+    assert "def target(v):\n    return helper3(v, 1) + 1\n" in out
+    assert "    r = a * 20 + b\n" not in out  # the rest of the file is trimmed
+    assert not res.over_budget

@@ -16,6 +16,7 @@ from typing import Any
 
 from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
 from ctxpress.compressor.code.languages import (
+    candidates,
     clean_parse,
     detect,
     from_filename,
@@ -156,6 +157,10 @@ class CodeStage:
                 if len(text) < 200:
                     continue
                 fences = find_fences(text)
+                whole = self.config.code_whole_files and i != last_user and text.count("\n") >= 8
+                path = paths.get(str(msg.get("tool_call_id", "")))
+                if fences and whole and _is_source(text, fences, path):
+                    fences = []  # fences in a file's comments (a module docstring's example)
                 for fence in fences:
                     code = _dedent(text[fence.code_start : fence.code_end], fence.indent)
                     if code is None or not code.strip():
@@ -180,26 +185,10 @@ class CodeStage:
                         explicit=bool(fence.tag),
                         indent=fence.indent,
                     )
-                if (
-                    not fences
-                    and self.config.code_whole_files
-                    and i != last_user
-                    and text.count("\n") >= 8
-                ):
-                    filename = paths.get(str(msg.get("tool_call_id", "")))
-                    lang = from_filename(filename) if filename else None
+                if not fences and whole:
+                    lang = from_filename(path) if path else None
                     self._add(
-                        blocks,
-                        ctx,
-                        i,
-                        part,
-                        0,
-                        len(text),
-                        text,
-                        lang,
-                        filename,
-                        min_tokens,
-                        explicit=False,
+                        blocks, ctx, i, part, 0, len(text), text, lang, path, min_tokens, False
                     )
         return blocks
 
@@ -397,6 +386,15 @@ _QUOTED_TAGS = frozenset(
         "ini",
     }
 )
+
+
+def _is_source(text: str, fences: list[Fence], path: str | None) -> bool:
+    """Whether a message holding fences is itself a source file: what lies outside them
+    reads like code, and the whole parses (a fence line is valid in no grammar outside a
+    comment or string, so a chat message with fenced code never does)."""
+    if not candidates(outside_fences(text, fences)):
+        return False
+    return detect(text, from_filename(path) if path else None) is not None
 
 
 def _parses(b: _Block, code: str) -> bool:
