@@ -187,9 +187,8 @@ class CodeStage:
                     )
                 if not fences and whole:
                     lang = from_filename(path) if path else None
-                    self._add(
-                        blocks, ctx, i, part, 0, len(text), text, lang, path, min_tokens, False
-                    )
+                    args = (i, part, 0, len(text), text, lang, path, min_tokens)
+                    self._add(blocks, ctx, *args, explicit=False)
         return blocks
 
     def _add(
@@ -281,9 +280,9 @@ class CodeStage:
         focus, refs = extract_focus("\n".join(prose_parts))
         if quoted:
             focus = with_quoted(focus, "\n".join(quoted))
-        last_user = last_user_index(messages)
-        if last_user is not None:
-            focus = replace(focus, current=extract_focus(prose_parts[last_user])[0].strong)
+        newest = last_user_index(messages)
+        if newest is not None:
+            focus = replace(focus, current=extract_focus(prose_parts[newest])[0].strong)
         excess = ctx.counter.messages(messages) - ctx.budget
         results: dict[int, str] = {}
         # a file read or pasted again: its earlier copies say nothing the last one does not
@@ -300,15 +299,13 @@ class CodeStage:
         current = messages
         focal: dict[int, str] = {}
         rows = _block_rows(blocks, refs)
+        focuses = [
+            Focus() if k in repeats else replace(focus, rows=rows[k]) for k in range(len(blocks))
+        ]
         for _ in range(3):
             sizes = [b.tokens for b in blocks]  # tokens of each block as it now stands
             for k, b in enumerate(blocks):
-                bf = (
-                    Focus()
-                    if k in repeats
-                    else Focus(focus.strong, focus.weak, focus.qualified, rows[k], focus.current)
-                )
-                res = trim_outline(b.outline, bf, targets[k], ctx.counter.text, b.tokens)
+                res = trim_outline(b.outline, focuses[k], targets[k], ctx.counter.text, b.tokens)
                 if res.code == b.code or res.tokens_estimate >= b.tokens:
                     results.pop(k, None)
                     focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
@@ -338,14 +335,12 @@ class CodeStage:
             # Still over: the history stage would drop whole messages, a block's with it. A
             # block it may drop (not in the newest user message) fits its share without the
             # definitions its focal code uses rather than be lost whole.
-            last_user = last_user_index(messages)
             for k in short:
                 b = blocks[k]
-                if b.msg == last_user or k in repeats:
+                if b.msg == newest or k in repeats:
                     continue
-                bf = Focus(focus.strong, focus.weak, focus.qualified, rows[k], focus.current)
                 res = trim_outline(
-                    b.outline, bf, targets[k], ctx.counter.text, b.tokens, define_used=False
+                    b.outline, focuses[k], targets[k], ctx.counter.text, b.tokens, define_used=False
                 )
                 if res.tokens_estimate < sizes[k] and _parses(b, res.code):
                     results[k] = res.code
