@@ -250,6 +250,61 @@ FOCAL_FORMS = {
         + "\t{\n\t\tvalue res;\n\t\tres.z = m.value == 1;\n\t\treturn res;\n\t}\n} asBool;\n",
         "\t\tres.z = m.value == 1;",
     ),
+    # a SystemJS module: its code is in the `execute` function of the object it returns
+    "js-systemjs-execute": (
+        "js",
+        "Why does `useStore` return nothing?",
+        "System.register(['react'], (function (exports) {\n  'use strict';\n  var useRef;\n"
+        "  return {\n    setters: [function (module) {\n      useRef = module.useRef;\n    }],\n"
+        "    execute: (function () {\n      exports('useStore', useStore);\n"
+        + "".join(
+            f"      function helper{i}(items) {{\n        const out = [];\n"
+            f"        for (const item of items) {{\n          out.push(item * {i});\n"
+            "        }\n        return out;\n      }\n"
+            for i in range(8)
+        )
+        + "      function useStore(options) {\n        const ref = useRef(null);\n"
+        "        return ref.current;\n      }\n    })\n  };\n}));\n",
+        "        const ref = useRef(null);",
+    ),
+    # type definitions by a name of their own: a TS namespace, a C typedef's alias, a Go
+    # type declared in a function body
+    "ts-namespace": (
+        "ts",
+        "Why is `Geometry` exported like this?",
+        _fill("ts", 16)
+        + "export namespace Geometry {\n  export function add(a: number, b: number) {\n"
+        "    return a + b;\n  }\n}\n",
+        "    return a + b;",
+    ),
+    "c-typedef-alias": (
+        "c",
+        "Why is `node_t` so large?",
+        "#include <stdlib.h>\n\ntypedef struct node {\n    int value;\n    int weight;\n"
+        "    struct node *next;\n} node_t;\n\n" + _fill("c"),
+        "    int weight;",
+    ),
+    "go-type-in-a-function": (
+        "go",
+        "Why does `req` have no body field?",
+        "package demo\n\n"
+        + _fill("go")
+        + "func TestJSON(t *testing.T) {\n\ttype req struct {\n\t\tMethod string\n"
+        '\t\tURL    string\n\t}\n\tr := req{Method: "GET"}\n\tif r.URL != "" {\n'
+        "\t\tt.Fatal(r)\n\t}\n}\n",
+        "\t\tURL    string",
+    ),
+    # a class named like its constructor: the class is what the name asks about
+    "java-class-named-like-its-constructor": (
+        "java",
+        "What is wrong with the `Counter` class?",
+        "package demo;\n\npublic class Shapes {\n\n    static class Counter {\n"
+        "        private int count;\n\n        Counter(int start) {\n            count = start;\n"
+        "        }\n\n        void increment() {\n            count++;\n"
+        "            if (count > 100) {\n                count = 0;\n            }\n        }\n"
+        "    }\n\n" + _fill("java", 8) + "}\n",
+        "            if (count > 100) {",
+    ),
 }
 TAG_LANG = {"js": "javascript", "ts": "typescript"}
 SHARE = 0.2
@@ -1385,4 +1440,28 @@ def test_a_file_whose_docstring_holds_a_fence_is_still_a_file() -> None:
     assert out.startswith(doc)  # the docstring, its example too, byte for byte
     assert "def target(v):\n    return helper3(v, 1) + 1\n" in out
     assert "    r = a * 20 + b\n" not in out  # the rest of the file is trimmed
+    assert not res.over_budget
+
+
+def test_a_source_line_a_compiler_quotes_names_no_definition_to_keep_whole() -> None:
+    # `12 |     int total = weigh(v, base);` under gcc's file:line locates `score`; the
+    # callee on that line was kept whole as if asked about, three times over budget
+    big = "".join(
+        f"    if (v[{i}] > limit) {{\n        acc += v[{i}] * {i + 1};\n    }}\n" for i in range(40)
+    )
+    code = (
+        "#include <vector>\n\nstatic int weigh(const std::vector<int> &v, int limit) {\n"
+        f"    int acc = 0;\n{big}    return acc;\n}}\n\n"
+        "int score(const std::vector<int> &v) {\n    int base = static_cast<int>(v.size());\n"
+        "    int total = weigh(v, base);\n    return total - base;\n}\n\n" + _fill("cpp", 8)
+    )
+    n = code.split("\n").index("    int total = weigh(v, base);") + 1
+    report = (
+        f"score.cpp:{n}:17: warning: conversion may change value\n"
+        f"{n:>5} |     int total = weigh(v, base);\n      |                 ^"
+    )
+    out, res = _send("What is wrong?", "cpp", code, 0.2, f"```\n{report}\n```\n")
+    lines = out.split("\n")
+    assert "    int total = weigh(v, base);" in lines  # the function the report points into
+    assert "        acc += v[30] * 31;" not in lines  # its callee is not forced in whole
     assert not res.over_budget

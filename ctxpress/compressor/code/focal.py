@@ -44,12 +44,14 @@ def find_focal(
             # `QueryObserver.staleTimeoutId`: that class's field is what is asked about
             field = any((unit.owner, d) in focus.qualified for d in unit.defs)
             seed(unit, 0.0 if unit.owner and field else 1.0)
-        if unit.kind not in ("func", "class"):
-            continue
+        if unit.kind not in ("func", "class") and not (unit.kind == "block" and unit.name):
+            continue  # (a named block: a TS namespace, `const api = { … }`)
         name = unit.label  # a type definition (Go `type X struct`) by the name it defines
         if not name:
             continue
-        if (unit.owner or "", name) in focus.qualified or name in focus.strong:
+        # `typedef struct node { … } node_t;` defines both names
+        aliases = focus.strong.intersection(unit.defs) if unit.kind == "class" else ()
+        if (unit.owner or "", name) in focus.qualified or name in focus.strong or aliases:
             named.append(unit)
         elif name in focus.weak and len(name) > 2:
             seed(unit, 2.0)
@@ -153,13 +155,12 @@ def find_focal(
     # A class named because a focal method sits in it (``self: IndexedSet``,
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
     # equally close and drown the finer guesses about which of them the focal code uses.
-    # So is a class whose constructor shares its name (Java, C++): it opens around it.
+    # A class named like its constructor (Java, C++) is what the name asks about: kept
+    # whole where it fits, else opened around the constructor like any long focal class.
     focal = [u for u, d in seeds.items() if d == 0.0]
     for f in focal:
         for p in ancestors(f):
-            if p in seeds and (
-                seeds[p] > 0.0 or p.name == f.name or (p.name, f.label) in focus.qualified
-            ):
+            if p in seeds and (seeds[p] > 0.0 or (p.name, f.label) in focus.qualified):
                 del seeds[p]
     # A type defined apart from its methods (Go, Rust, C++ `Foo::bar`) and named beside a
     # focal one (`(*valueNode).Report` in a panic): its definition is context, not focal.
@@ -268,7 +269,7 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
 # Rust (a closure too) and a C++ lambda; a plain variable is not one. Arrow functions
 # whose parameters go on over lines open with ``(`` at the end of the line.
 _NESTED_DEF = (
-    r"(?:\bdef|\bfunction\*?|\bfn|\bclass)\s+({0})\b"
+    r"(?:\bdef|\bfunction\*?|\bfn|\bclass|\bstruct|\benum|\btype)\s+({0})\b"
     r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?="
     r"\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>|\(\s*$)"
     r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"

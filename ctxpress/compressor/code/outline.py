@@ -162,7 +162,7 @@ def _has_methods(obj: Any, functions: frozenset[str], depth: int = 0) -> bool:
     """Whether an object literal has a method (`save() {…}`, `save: () => …`), with
     ``depth``: also in an object it holds (`reducers: { add() {…} }`)."""
     for member in obj.named_children:
-        value = member.child_by_field_name("value") if member.type == "pair" else member
+        value = _unparen(member.child_by_field_name("value") if member.type == "pair" else member)
         if value is not None and value.type in functions:
             return True
         if (
@@ -173,6 +173,13 @@ def _has_methods(obj: Any, functions: frozenset[str], depth: int = 0) -> bool:
         ):
             return True
     return False
+
+
+def _unparen(node: Any) -> Any:
+    """``node`` without the parentheses around it (`execute: (function () {…})`)."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_child_count:
+        node = node.named_children[0]
+    return node
 
 
 # A JS directive (`'use strict';`), which a bundle may write after a function's `{`.
@@ -493,7 +500,10 @@ class _Builder:
                     return value, node_text(key)
                 break
             if core.type == "pair":
-                value, key = core.child_by_field_name("value"), core.child_by_field_name("key")
+                value, key = (
+                    _unparen(core.child_by_field_name("value")),
+                    core.child_by_field_name("key"),
+                )
                 if value is not None and value.type in spec.functions:
                     words = IDENT.findall(node_text(key)) if key is not None else []
                     return value, (words[-1] if words else None)
@@ -530,8 +540,7 @@ class _Builder:
             cands.append(fn)
         args = expr.child_by_field_name("arguments")
         for a in args.named_children if args is not None else ():
-            while a.type == "parenthesized_expression" and a.named_child_count:
-                a = a.named_children[0]  # a UMD factory: `(this, (function (exports) {…}))`
+            a = _unparen(a)  # a UMD factory: `(this, (function (exports) {…}))`
             if a.type in self.spec.functions:
                 cands.append(a)
         best = max(cands, key=lambda f: f.end_byte - f.start_byte, default=None)
@@ -814,6 +823,11 @@ class _Builder:
                         # `const table = { … }` still defines `table`
                         var = decls[0].child_by_field_name("name")
                         var_name = node_text(var) if var is not None else None
+                elif node.type == "return_statement" and node.named_child_count:
+                    # a module pattern's `return { execute: function () { … } }` (SystemJS)
+                    value = _unparen(node.named_children[0])
+                    if value.type == "object" and _has_methods(value, spec.functions, depth=2):
+                        obj = value
                 elif node.type == "pair":
                     # `methods: { save() { … } }` (a Vue component): its methods are units
                     # (a table of data stays one statement)

@@ -22,6 +22,7 @@ _FILE_LINE = re.compile(
 )
 # the source line rustc and gcc show under a file:line: `12 |     code`
 _NUMBERED = re.compile(r"[ \t]*(\d+) \|(.*)")
+_GUTTER = re.compile(r"(?m)^[ \t]*\d+[ \t]+\|.*$")
 _PY_FRAME = re.compile(r'File "[^"]+", line \d+, in ([A-Za-z_]\w*)')
 # `at pkg.Class.method(`, `at Class.method (`, `at name (`: the frame's method and owner
 _AT_FRAME = re.compile(r"\bat (?:new |async )?((?:[\w$]+\.)*)([A-Za-z_$][\w$]*) ?\(")
@@ -53,6 +54,9 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
             qualified.add((path[:-1].rsplit(".", 1)[-1].rsplit("$", 1)[-1], name))
     # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
     scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", prose))
+    # a source line a compiler quotes (`12 |     total = weigh(v);`) says where, not what
+    # is asked about: its every call would be kept whole (the line locates its function)
+    scan = _GUTTER.sub(" ", scan)
     for span in _BACKTICK.findall(scan):
         strong.update(IDENT.findall(span))
         strong.update(_PRIVATE.findall(span))  # JS `#count`, a name of its own
