@@ -1465,3 +1465,13 @@ def test_a_source_line_a_compiler_quotes_names_no_definition_to_keep_whole() -> 
     assert "    int total = weigh(v, base);" in lines  # the function the report points into
     assert "        acc += v[30] * 31;" not in lines  # its callee is not forced in whole
     assert not res.over_budget
+
+
+def test_a_small_minified_bundle_is_left_as_is() -> None:
+    # a production build on a few lines: trimming keeps whole lines, so the line holding
+    # the function asked about went with the rest and the block became a single `// …`
+    line = "".join(f"function f{i}(a,b){{return a+b*{i}}}" for i in range(40))
+    code = f'"use strict";\n{line}function target(x){{return f3(x,1)}}\nexport{{target}};\n'
+    out, res = _send("Why does `target` fail?", "js", code, 0.5)
+    assert out == code
+    assert any("minified" in n for n in res.stages[0].notes)

@@ -43,7 +43,7 @@ __all__ = ["CodeStage", "Focus", "extract_focus", "find_fences", "trim_code"]
 _CITED = re.compile(r"\"?, line \d|:\d|\(\d")
 _PY_TRACEBACK = "Traceback (most recent call last)"
 # A line this long holding most of the code is a minified bundle: trimming keeps whole lines.
-_MINIFIED = 2000
+_MINIFIED = 400
 
 
 @dataclass
