@@ -47,8 +47,6 @@ import json
 import random
 import re
 import statistics
-import sys
-import tarfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -56,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from code_real import JS, TAGS, _g, _run, fetch_debs, fetch_npm
+from code_real import JS, TAGS, _g, fetch_debs, fetch_npm, fetch_sdists
 
 import ctxpress
 from ctxpress.compressor.code.languages import clean_parse, parse
@@ -118,18 +116,7 @@ COLS = [  # (counter key, header): analyze.py's, so its numbers compare one to o
 
 def fetch() -> None:
     """Download and unpack the corpus into CACHE; skips whatever is already there."""
-    P.mkdir(parents=True, exist_ok=True)
-    for folder in PYPI:
-        if (P / folder).is_dir():
-            continue
-        name, ver = folder.rsplit("-", 1)
-        sdist = P / f"{folder}.tar.gz"
-        pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
-        if not sdist.exists() and not _run([*pip, f"{name}=={ver}", "-d", str(P)], P):
-            continue
-        with tarfile.open(sdist) as tf:
-            tf.extractall(P, filter="data")
-        print(f"pypi {folder}")
+    fetch_sdists(PYPI, P)
     fetch_npm(NPM_PKGS, N)
     fetch_debs(DEBS, CACHE, R, unpinned=False)
 

@@ -38,6 +38,7 @@ import json
 import random
 import re
 import subprocess
+import sys
 import tarfile
 import time
 import zipfile
@@ -120,6 +121,23 @@ def fetch_npm(specs: list[str], folder: Path) -> None:
         with tarfile.open(tgz) as tf:
             tf.extractall(folder / stem, filter="data")
         print(f"npm {spec}")
+
+
+def fetch_sdists(folders: list[str], dest: Path) -> None:
+    """``pip download`` the sdist of each ``name-version`` folder and unpack it into
+    ``dest``, once (sdists, not wheels: the sources, at that version)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
+    for folder in folders:
+        if (dest / folder).is_dir():
+            continue
+        name, ver = folder.rsplit("-", 1)
+        sdist = dest / f"{folder}.tar.gz"
+        if not sdist.exists() and not _run([*pip, f"{name}=={ver}", "-d", str(dest)], dest):
+            continue
+        with tarfile.open(sdist) as tf:
+            tf.extractall(dest, filter="data")
+        print(f"pypi {folder}")
 
 
 def fetch_debs(specs: list[str], cache: Path, root: Path, unpinned: bool) -> None:
