@@ -1475,3 +1475,23 @@ def test_a_small_minified_bundle_is_left_as_is() -> None:
     out, res = _send("Why does `target` fail?", "js", code, 0.5)
     assert out == code
     assert any("minified" in n for n in res.stages[0].notes)
+
+
+def test_a_namespace_named_beside_a_function_in_it_is_context() -> None:
+    # "In `Geometry`, why does `add` …": the namespace says where `add` is; forced in as a
+    # focal of its own, it opened to a map of all its members
+    inner = "".join(
+        f"  export function op{i}(a: number, b: number): number {{\n"
+        f"    const r = a * {i} + b;\n    return r > {i} ? r - {i} : r;\n  }}\n"
+        for i in range(12)
+    )
+    code = (
+        _fill("ts", 6)
+        + "export namespace Geometry {\n"
+        + inner
+        + "  export function add(a: number, b: number): number {\n    return a + b;\n  }\n}\n"
+    )
+    out, res = _send("In `Geometry`, why does `add` return NaN?", "ts", code, 0.2)
+    assert "    return a + b;" in out.split("\n")
+    assert res.stages[0].notes[0].endswith("focal: add")
+    assert not res.over_budget

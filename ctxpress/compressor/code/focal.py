@@ -155,12 +155,15 @@ def find_focal(
     # A class named because a focal method sits in it (``self: IndexedSet``,
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
     # equally close and drown the finer guesses about which of them the focal code uses.
-    # A class named like its constructor (Java, C++) is what the name asks about: kept
-    # whole where it fits, else opened around the constructor like any long focal class.
+    # So is a namespace or an object named on the way (`demo::Box::get`). A class named
+    # like its constructor (Java, C++) is what the name asks about: kept whole where it
+    # fits, else opened around the constructor like any long focal class.
     focal = [u for u, d in seeds.items() if d == 0.0]
     for f in focal:
         for p in ancestors(f):
-            if p in seeds and (seeds[p] > 0.0 or (p.name, f.label) in focus.qualified):
+            if p in seeds and (
+                seeds[p] > 0.0 or p.kind == "block" or (p.name, f.label) in focus.qualified
+            ):
                 del seeds[p]
     # A type defined apart from its methods (Go, Rust, C++ `Foo::bar`) and named beside a
     # focal one (`(*valueNode).Report` in a panic): its definition is context, not focal.
