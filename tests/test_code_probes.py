@@ -284,6 +284,14 @@ FOCAL_FORMS = {
         "    struct node *next;\n} node_t;\n\n" + _fill("c"),
         "    int weight;",
     ),
+    "python-type-alias-statement": (
+        "python",
+        "Why is `Pair` a tuple?",
+        _fill("python", 8)
+        + "type Pair[T] = tuple[T, T]\ntype Matrix = list[list[float]]\n\n\n"
+        + _fill("python", 4).replace("helper", "more"),
+        "type Pair[T] = tuple[T, T]",
+    ),
     "go-type-in-a-function": (
         "go",
         "Why does `req` have no body field?",

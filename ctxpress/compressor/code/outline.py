@@ -385,6 +385,9 @@ def decl_names(node: Any, depth: int = 0) -> list[str]:
     out: list[str] = []
     if depth > 5:
         return out
+    if node.type == "type_alias_statement":  # `type Pair[T] = …` binds `Pair`, not `T`
+        left = node.child_by_field_name("left")
+        return IDENT.findall(node_text(left))[:1] if left is not None else out
     for i, child in enumerate(node.children):
         fname = node.field_name_for_child(i)
         if child.type in ("operator_name", "operator_cast"):
