@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from code_real import JS, TAGS, _g, fetch_debs, fetch_npm, fetch_sdists
+from code_real import JS, TAGS, _g, fence_for, fetch_debs, fetch_npm, fetch_sdists
 
 import ctxpress
 from ctxpress.compressor.code.languages import clean_parse, parse
@@ -343,7 +343,7 @@ class Prompt:
 
 def build(kind: str, lang: str, path: str, code: str, foc: Def, foc2: Def | None) -> Prompt:
     """The prompt of ``kind`` asking about ``foc`` (``multi``: after ``foc2`` was quoted)."""
-    fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`{3,}", code)), default=2))
+    fence = fence_for(code)
     tag, why = TAGS[lang], f"Why does `{foc.name}` return the wrong value?"
     head = f"Here is `{Path(path).name}`:\n{fence}{tag}\n"
     if kind in ("why", "unclean_why"):
@@ -419,11 +419,12 @@ def outcome(p: Prompt, msgs: list[dict[str, str]], out: list[dict[str, Any]]) ->
     return Outcome(block, omitted, prose_ok, others_ok, roles_ok)
 
 
-def altered_lines(code: str, block: str) -> int:
-    """Block lines that are neither elision markers nor the next input lines in order."""
+def altered_lines(code: str, block: str, elide: re.Pattern[str] = ELIDE) -> int:
+    """Block lines that are neither elision markers (``elide``) nor the next input lines in
+    order."""
     lines, j, bad = code.split("\n"), 0, 0
     for ln in block.split("\n"):
-        if ELIDE.match(ln):
+        if elide.match(ln):
             continue
         while j < len(lines) and lines[j] != ln:
             j += 1

@@ -107,6 +107,11 @@ def _run(cmd: list[str], cwd: Path) -> bool:
     return r.returncode == 0
 
 
+def fence_for(code: str) -> str:
+    """A fence longer than any backtick fence inside the code (CommonMark)."""
+    return "`" * max(3, 1 + max((len(m) for m in re.findall(r"`{3,}", code)), default=2))
+
+
 def fetch_npm(specs: list[str], folder: Path) -> None:
     """``npm pack`` each ``name@version`` and unpack it into ``folder``, once."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -820,7 +825,7 @@ def run_file(
         return
     for row in rows.values():
         row["clean"] += 1
-    fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`{3,}", code)), default=2))
+    fence = fence_for(code)
     rel = str(Path(path).relative_to(CACHE))
     short = _paths(lang, path)[1]
     for k, (name, node, cs, byname) in enumerate(focals(lang, tree) if set(rows) - {"map"} else ()):

@@ -64,11 +64,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from code_fresh import Def, _preorder, body_point, definitions
-from code_real import TAGS, _g, fetch_debs, fetch_npm, fetch_sdists
+from code_fresh import Def, _preorder, altered_lines, body_point, definitions
+from code_real import TAGS, _g, fence_for, fetch_debs, fetch_npm, fetch_sdists
 
 import ctxpress
 from ctxpress.compressor.code.languages import clean_parse
+from ctxpress.messages import content_text
 from ctxpress.tokens import user_cache_dir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -471,11 +472,6 @@ def user(*segs: Seg) -> Turn:
     return Turn("user", [list(segs)])
 
 
-def fence_for(code: str) -> str:
-    """A fence longer than any backtick run in the code."""
-    return "`" * max(3, 1 + max((len(m) for m in re.findall(r"`{3,}", code)), default=2))
-
-
 def render(turns: list[Turn], codes: dict[str, str]) -> list[dict[str, Any]]:
     """The messages, code blocks filled in from ``codes``."""
     out = []
@@ -507,19 +503,6 @@ def extract(text: str, segs: list[Seg]) -> dict[str, str] | None:
                 return None
             res[key], pos = text[pos:j], j + len(nxt)
     return res
-
-
-def altered_lines(code: str, block: str) -> int:
-    """Block lines that are neither elision markers nor the next input lines in order (like
-    code_fresh's, with Python's ``# …`` and C's ``/* … */`` markers too)."""
-    lines, j, bad = code.split("\n"), 0, 0
-    for ln in block.split("\n"):
-        if ELIDE.match(ln):
-            continue
-        while j < len(lines) and lines[j] != ln:
-            j += 1
-        bad, j = (bad + 1, 0) if j == len(lines) else (bad, j + 1)
-    return bad
 
 
 def prompts(
@@ -677,16 +660,6 @@ def prompts(
         yield msg(shape, [user(txt(h), blk("a"), txt(f"{fence}\n{q}"))])
 
 
-def text_of(m: dict[str, Any]) -> str:
-    """A message's text, parts joined."""
-    c = m.get("content")
-    if isinstance(c, str):
-        return c
-    if isinstance(c, list):
-        return "\n".join(x.get("text", "") for x in c if isinstance(x, dict))
-    return ""
-
-
 def code_blocks(
     p: Prompt, msgs: list[dict[str, Any]], out: list[dict[str, Any]]
 ) -> tuple[dict[str, str], list[str]]:
@@ -733,9 +706,11 @@ def call(
     flags = [k for k, bad in (("fopen", res.fail_open), ("slow", sec > 1)) if bad]
     flags += ["stage_err"] if any(s.error for s in res.stages) else []
     if pipe == "default":
-        everything = "\n".join(text_of(m) for m in res.messages)
+        everything = "\n".join(content_text(m.get("content")) for m in res.messages)
         kept = all(any(x in everything for x in tg.alts) for tg in p.targets)
-        omitted = [OMITTED.match(text_of(m) or "x") is not None for m in res.messages]
+        omitted = [
+            OMITTED.match(content_text(m.get("content")) or "x") is not None for m in res.messages
+        ]
         lost = (("D_focLost", fits and not kept), ("D_omit", any(omitted)))
         flags += [k for k, bad in (*lost, ("D_overF", fits and not within)) if bad]
         return flags, info
@@ -745,7 +720,7 @@ def call(
         b = blocks.get(key)
         if b is not None and b != code:  # every trimmed block: once per block, as analyze.py
             flags += ["parse"] if clean_parse(lang, b.encode()) is None else []
-            flags += ["alter"] if altered_lines(code, b) else []
+            flags += ["alter"] if altered_lines(code, b, ELIDE) else []
     found = [tg.key in blocks and any(x in blocks[tg.key] for x in tg.alts) for tg in p.targets]
     dropped = bool(p.targets) and not all(found)
     info["focal_kept"] = all(found) if p.targets else None
