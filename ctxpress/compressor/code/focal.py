@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ctxpress.compressor.code.outline import (
-    IDENT,
     Focus,
     Outline,
     Unit,
@@ -449,10 +448,10 @@ def predicted(
 
 
 def required(
-    outline: Outline, focal: list[Unit], shown: dict[Unit, str] | None = None
+    outline: Outline, focal: list[Unit], shown: dict[Unit, frozenset[str]] | None = None
 ) -> list[tuple[Unit, bool]]:
     """Module-level definitions of the names the focal units use directly (of a focal
-    unit cut to a part, ``shown``: the names that part uses).
+    unit cut to a part, only those among the words that part shows: ``shown``).
 
     Stubs (``@overload``, abstract) give way to a real definition of the same name, and
     of several functions or classes by one name (``#ifdef`` / ``#[cfg]`` variants) the
@@ -483,7 +482,7 @@ def required(
         own = set() if f.owner else set(f.defs)
         names = code_names(outline, f)
         if shown and f in shown:
-            names &= frozenset(IDENT.findall(shown[f]))
+            names &= shown[f]
         for w in sorted(names - own):
             # a named block (`const table = { … }`) stays too, collapsed
             cands = [

@@ -594,7 +594,7 @@ def required_parts(
     outline: Outline,
     focal: list[Unit],
     needed: list[tuple[Unit, bool]],
-    shown: dict[Unit, str] | None = None,
+    shown: dict[Unit, frozenset[str]] | None = None,
 ) -> dict[Unit, list[str]]:
     """``PART`` renderings of the module-level definitions the focal code uses: without
     their leading comments, and an import list cut to its lines that name what is used
@@ -603,7 +603,7 @@ def required_parts(
     used: set[str] = set()
     for f in focal:
         names = refs(outline, f)[0]
-        used.update(names & set(IDENT.findall(shown[f])) if shown and f in shown else names)
+        used.update(names & shown[f] if shown and f in shown else names)
     lines, out = outline.lines, {}
     for u, _ in needed:
         if u.children is not None:
@@ -906,7 +906,8 @@ def trim_outline(
                 dist[u] = named[s] + _USER_COST
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
-    shown = {u: "\n".join(rows) for u, rows in around.items()}
+    # the words a focal unit cut to a part shows: what it uses of the rest is only in them
+    shown = {u: frozenset(IDENT.findall("\n".join(rows))) for u, rows in around.items()}
     needed = required(outline, focal, shown) if define_used else []
     partial |= required_parts(outline, focal, needed, shown)
     for f in told:
