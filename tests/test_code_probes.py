@@ -313,6 +313,16 @@ FOCAL_FORMS = {
         "    }\n\n" + _fill("java", 8) + "}\n",
         "            if (count > 100) {",
     ),
+    # a block comment before a member on its row (`/* package */ Token(…) {`) leads it
+    "java-comment-leading-a-member-on-its-row": (
+        "java",
+        "Why does `describe` return the wrong value?",
+        "package demo;\n\npublic class Token {\n    private final Source src;\n\n"
+        "    /* package */ Token(Source src) {\n        this.src = src;\n    }\n\n"
+        + _fill("java", 8)
+        + '    String describe() {\n        return "Token[" + src.isCancelled() + "]";\n    }\n}\n',
+        '        return "Token[" + src.isCancelled() + "]";',
+    ),
 }
 TAG_LANG = {"js": "javascript", "ts": "typescript"}
 SHARE = 0.2
@@ -1502,4 +1512,190 @@ def test_a_namespace_named_beside_a_function_in_it_is_context() -> None:
     out, res = _send("In `Geometry`, why does `add` return NaN?", "ts", code, 0.2)
     assert "    return a + b;" in out.split("\n")
     assert res.stages[0].notes[0].endswith("focal: add")
+    assert not res.over_budget
+
+
+def test_a_cpp_destructor_asked_about_is_not_its_class() -> None:
+    # `~Guard` and `Guard::~Guard` name the destructor, not the class or its constructor
+    members = "".join(
+        f"  int step{i}(int x) {{\n    int y = x * {i};\n    for (int j = 0; j < y; j++) {{\n"
+        f"      y += j % 7;\n    }}\n    return y;\n  }}\n"
+        for i in range(10)
+    )
+    code = (
+        "#include <cstdio>\n\nclass Guard {\n public:\n"
+        "  explicit Guard(int* depth) : depth_(depth) {\n"
+        '    ++*depth_;\n    if (*depth_ > 100) {\n      std::puts("too deep");\n    }\n  }\n'
+        '  ~Guard() {\n    --*depth_;\n    std::puts("leaving");\n  }\n'
+        + members
+        + " private:\n  int* depth_;\n};\n\n"
+        + _fill("cpp", 6)
+    )
+    for prose in ("Why does `~Guard` print twice?", "Why does Guard::~Guard() print twice?"):
+        out, res = _send(prose, "cpp", code, 0.25)
+        rows = out.split("\n")
+        assert '    std::puts("leaving");' in rows
+        assert res.stages[0].notes[0].endswith("focal: Guard.~Guard")
+        assert "  int* depth_;" in rows  # what the destructor uses
+        assert clean_parse("cpp", out.encode()) is not None
+        assert not res.over_budget
+
+
+def test_a_line_named_without_a_file_is_a_line_of_the_pasted_code() -> None:
+    helpers = "".join(
+        f"def step_{i}(x):\n    a = x + {i}\n    b = a * {i + 1}\n    return b // {i + 3}\n\n\n"
+        for i in range(8)
+    )
+    code = (
+        helpers
+        + "def load_config(path):\n    with open(path) as fh:\n        raw = fh.read()\n"
+        + "    return raw.split('=')[1]\n"
+    )
+    row = code.split("\n").index("    return raw.split('=')[1]") + 1
+    for prose in (f"What's wrong on line {row}?", f"Lines {row - 2}-{row} fail on an empty file."):
+        out, res = _send(prose, "python", code, 0.25)
+        assert "    return raw.split('=')[1]" in out.split("\n")
+        assert res.stages[0].notes[0].endswith("focal: load_config")
+    # a traceback's `", line N` is its file's line, not the pasted code's
+    trace = 'Traceback (most recent call last):\n  File "<stdin>", line 3, in <module>\n'
+    _, res = _send(trace + "Why?", "python", code, 0.25)
+    assert "focal: none" in res.stages[0].notes[0]
+
+
+@pytest.mark.parametrize("tag", ["c", "cpp"])
+def test_an_excerpt_of_a_header_leaves_its_include_guard_out(tag: str) -> None:
+    # yaml-cpp's guards run to 60 characters: at a tenth of the header they took the room
+    guard = "DEPTHGUARD_H_00000000000000000000000000000000000000000000000"
+    code = (
+        f"#ifndef {guard}\n#define {guard}\n\n#include <stdio.h>\n\n"
+        + _fill(tag, 10)
+        + "int current_depth(const int *depth)\n{\n    return *depth;\n}\n\n"
+        + f"#endif  // {guard}\n"
+    )
+    out, res = _send("Why does `current_depth` return 0?", tag, code, 0.1)
+    rows = out.split("\n")
+    assert "    return *depth;" in rows
+    assert guard not in out
+    assert clean_parse(tag, out.encode()) is not None
+    assert not res.over_budget
+    # kept whole, the header keeps its guard
+    whole, _ = _send("Why does `current_depth` return 0?", tag, code, 2.0)
+    assert whole == code
+
+
+@pytest.mark.parametrize(
+    ("tag", "stub"),
+    [
+        ("cpp", 'int reading(int x) {\n    throw std::logic_error("TODO");\n}\n'),
+        ("cpp", 'int reading(int x) {\n    throw std::runtime_error("not implemented");\n}\n'),
+        ("c", 'int reading(int x)\n{\n    assert(0 && "TODO");\n}\n'),
+        ("c", "int reading(int x)\n{\n    abort(); /* TODO */\n}\n"),
+        ("go", 'func reading(x int) (int, error) {\n\treturn 0, errors.New("TODO")\n}\n'),
+        ("go", 'func reading(x int) (int, error) {\n\treturn 0, fmt.Errorf("not done: TODO")\n}\n'),
+        ("python", "def reading(x):\n    assert False, 'TODO'\n"),
+        ("js-module", "export function reading(x) {\n  throw 'TODO';\n}\n"),
+        ("ts", "export function Reading(p: number) {\n  return <></>; // TODO\n}\n"),
+    ],
+)
+def test_a_stub_that_raises_or_returns_a_placeholder_is_the_body_to_write(
+    tag: str, stub: str
+) -> None:
+    # marked TODO, these bodies are still to be written: the task, kept as written
+    head = "package m\n\n" if tag == "go" else ""
+    lang = {"js-module": "javascript", "ts": "tsx"}.get(tag, tag)
+    out, _ = _send("Please finish the code.", lang, head + _fill(tag, 10) + stub, 0.3)
+    assert stub in out
+    assert clean_parse(lang, out.encode()) is not None
+
+
+def test_a_helper_the_module_functions_share_is_kept_for_an_empty_one() -> None:
+    # semver's `replaceXRange`: what `replaceTilde`, `replaceCaret` … all call, the next
+    # one will too, though it sits far from the stub and shares no word with the request
+    users = "".join(
+        f"export function replace{n}(comp) {{\n  const parts = comp.split('.');\n"
+        f"  if (isX(parts[0])) {{\n    return '{n}';\n  }}\n  return parts.join('-');\n}}\n\n"
+        for n in ("Tilde", "Caret", "Range")
+    )
+    code = (
+        "const isX = (id) => !id || id.toLowerCase() === 'x' || id === '*';\n\n"
+        + _fill("js-module", 14)
+        + users
+        + _fill("js-module", 6).replace("util", "more")
+        + "export function replaceStar(comp) {\n  throw new Error('TODO');\n}\n"
+    )
+    prose = "Implement `replaceStar`: turn a star range into a comparator."
+    out, res = _send(prose, "js", code, 0.15)
+    assert "const isX = (id) => !id || id.toLowerCase() === 'x' || id === '*';" in out
+    assert "  throw new Error('TODO');" in out
+    assert not res.over_budget
+
+
+NESTED_METHODS = {
+    # a class a factory function defines, an `impl` inside a function: the method asked
+    # for is cut out of the function with the headers on its way, not the whole function
+    "python": (
+        "import math\n\n\ndef make_formatter(name):\n    class Formatter:\n"
+        + "\n".join(
+            f"        def helper_{i}(self, value):\n            total = value * {i}\n"
+            f"            for k in range(10):\n                total += k * {i}\n"
+            "            return total\n"
+            for i in range(12)
+        )
+        + "\n        def format_quantity(self, quantity):\n"
+        + "            return math.floor(quantity)\n"
+        + "\n        def after(self):\n            return 1\n\n    return Formatter()\n",
+        "format_quantity",
+        "        def format_quantity(self, quantity):\n            return math.floor(quantity)\n",
+    ),
+    "rust": (
+        "pub fn deserialize<'de, D>(d: D) -> Result<u64, D::Error>\nwhere\n"
+        "    D: de::Deserializer<'de>,\n{\n    struct NumVisitor;\n\n"
+        "    impl<'de> Visitor<'de> for NumVisitor {\n        type Value = u64;\n\n"
+        + "".join(
+            f"        fn visit_{i}<E>(self, v: u32) -> Result<Self::Value, E> {{\n"
+            f"            let mut t = v as u64 * {i};\n            for k in 0..10 {{\n"
+            f"                t += k * {i};\n            }}\n            Ok(t)\n        }}\n\n"
+            for i in range(12)
+        )
+        + "        fn visit_map<A>(self, map: A) -> Result<Self::Value, A::Error> {\n"
+        "            Ok(map.size_hint().unwrap_or(0) as u64)\n        }\n    }\n\n"
+        "    d.deserialize_any(NumVisitor)\n}\n",
+        "visit_map",
+        "        fn visit_map<A>(self, map: A) -> Result<Self::Value, A::Error> {\n"
+        "            Ok(map.size_hint().unwrap_or(0) as u64)\n        }\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("tag", sorted(NESTED_METHODS))
+def test_a_method_of_a_type_a_function_defines_is_cut_out_of_it(tag: str) -> None:
+    code, name, method = NESTED_METHODS[tag]
+    out, res = _send(f"Why does `{name}` return the wrong count?", tag, code, 0.25)
+    assert method in out
+    assert "helper_3" not in out and "visit_3" not in out
+    assert clean_parse(tag, out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_an_object_a_module_defines_is_a_candidate_for_an_empty_function() -> None:
+    # docusaurus's `BannerLabel`: the table of components by banner kind is what it reads
+    labels = "".join(
+        f'function Label{i}({{title}}: Props) {{\n  return (\n    <Translate id="label{i}">\n'
+        f"      {{'Label {i} for ' + title + ' in some longer words here'}}\n    </Translate>\n"
+        "  );\n}\n\n"
+        for i in range(8)
+    )
+    table = (
+        "const BannerLabelComponents: {\n  [banner in VersionBanner]: ComponentType<Props>;\n"
+        "} = {\n  unreleased: Label0,\n  unmaintained: Label1,\n};\n"
+    )
+    code = (
+        "import React from 'react';\n\ntype Props = {title: string};\n\n"
+        + labels
+        + table
+        + "\nfunction BannerLabel(props: Props) {\n  // TODO: implement\n}\n"
+    )
+    out, res = _send("Implement `BannerLabel`.", "tsx", code, 0.3)
+    assert table in out
+    assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget

@@ -298,7 +298,7 @@ class CodeStage:
         ]
         current = messages
         focal: dict[int, str] = {}
-        rows = _block_rows(blocks, refs)
+        rows = _block_rows(blocks, refs, newest)
         focuses = [
             Focus() if k in repeats else replace(focus, rows=rows[k]) for k in range(len(blocks))
         ]
@@ -430,14 +430,21 @@ def _dedent(code: str, indent: int) -> str | None:
 
 
 def _block_rows(
-    blocks: list[_Block], refs: list[tuple[str, int, str | None]]
+    blocks: list[_Block], refs: list[tuple[str, int, str | None]], newest: int | None
 ) -> list[frozenset[int]]:
     """Rows each block's file:line references point at. A reference goes to the blocks
     whose file name shares the most trailing path parts with it; one that matches no
-    name goes to the one unnamed block, if its language can be that file's."""
+    name goes to the one unnamed block, if its language can be that file's. A line named
+    without a file goes to the one block the newest user message holds, or else to the
+    one block there is."""
     mine: list[list[tuple[str, int, str | None]]] = [[] for _ in blocks]
     unnamed = [k for k, b in enumerate(blocks) if not b.filename]
+    asked = [k for k, b in enumerate(blocks) if b.msg == newest] or list(range(len(blocks)))
     for r in refs:
+        if not r[0]:
+            if len(asked) == 1:
+                mine[asked[0]].append(r)
+            continue
         tails = [shared_tail(b.filename, r[0]) if b.filename else 0 for b in blocks]
         best = max(tails, default=0)
         if best:

@@ -335,6 +335,14 @@ def is_docstring(outline: Outline, u: Unit) -> bool:
 _ATTR_STEP, _ATTR_MAX = 0.06, 0.6
 # Distance of the definitions one and two places before a focal one (after: 0.1 more).
 _NEAR_BASE, _NEAR_STEP = 1.3, 0.3
+# Module-level definitions this many other module functions use: candidates at this distance.
+_SHARED_BASE, _SHARED_MIN = 1.8, 3
+
+
+def data_kind(u: Unit) -> str:
+    """A unit's kind as a candidate: a named block (`const table = { … }`, a namespace) is
+    a value the body may read, as a statement is."""
+    return "stmt" if u.kind == "block" and u.name else u.kind
 
 
 @dataclass(frozen=True)
@@ -381,7 +389,7 @@ def class_view(outline: Outline, f: Unit) -> ClassView:
     sibs = [
         c
         for c in (f.parent.children if f.parent is not None else None) or ()
-        if c.kind in ("func", "class") or (c.kind == "stmt" and c.defs)
+        if c.kind in ("func", "class") or (data_kind(c) == "stmt" and c.defs)
     ]
     if f in sibs:
         i = sibs.index(f)
@@ -431,16 +439,28 @@ def predicted(
                 # class's data model: worth its size for a body still to be written
                 d -= min(_ATTR_MAX, _ATTR_STEP * v.attrs.get(u, 0))
                 put(u, d + extra(u.owner))
-            elif u.kind == "stmt":
+            elif data_kind(u) == "stmt":
                 put(u, 1.3 + extra(u.owner) + 0.8 * (1 - lexical(u)))
             continue
-        if u.kind not in ("func", "class", "stmt"):
+        if data_kind(u) not in ("func", "class", "stmt"):
             continue
         lex = lexical(u)
         if lex > 0:
             put(u, 1.4 + 0.8 * (1 - lex) + (0.3 if u.owner else 0.0))
         elif u.kind == "stmt" and u.owner is None and u.last - u.start < 3 and u.defs:
             put(u, 1.8)
+    # A module-level function's helpers are those its sibling functions lean on, as a
+    # method's are those of the other methods.
+    if f.owner is None:
+        calls: dict[str, int] = {}
+        for u in outline.units:
+            if u.kind == "func" and u is not f and u.owner is None:
+                for w in refs(outline, u)[0]:
+                    calls[w] = calls.get(w, 0) + 1
+        for u in outline.units:
+            n = calls.get(u.label, 0) if u.owner is None and u is not f else 0
+            if n >= _SHARED_MIN and data_kind(u) in ("func", "class", "stmt"):
+                put(u, _SHARED_BASE)
     # Definitions right beside a focal one are often its helpers (written just before it).
     for u, k in v.near.items():
         put(u, _NEAR_BASE + _NEAR_STEP * abs(k) + (0.1 if k > 0 else 0.0))

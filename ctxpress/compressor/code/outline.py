@@ -82,12 +82,16 @@ _BRACE_EMPTY = re.compile(
     r"^(return;?|todo!\(.*\);?|unimplemented!\(.*\);?|panic!?\(.*\);?"
     r"|throw new \w*Error\(.*\);?|throw \w*Exception\(.*\);?|throw new \w*Exception\(.*\);?)$"
 )
-# A placeholder a TODO stub returns (`// TODO Auto-generated method stub` + `return null;`,
-# Go's `return nil, nil`, Rust's `None`): the body is still to be written only when marked.
+# A placeholder a TODO stub returns or raises (`// TODO Auto-generated method stub` +
+# `return null;`, Go's `return 0, errors.New("TODO")`, C++ `throw std::logic_error("TODO")`,
+# `assert False, "TODO"`, `abort(); /* TODO */`): still to be written only when marked.
 _PLACEHOLDER = re.compile(
-    r"^(?:return\s+)?(?:null|nil|None|nullptr|NULL|undefined|0|-1|false|False|true|True"
-    r"|\"\"|''|\[\]|\{\}|Ok\(\(\)\)|Default::default\(\))"
-    r"(?:\s*,\s*(?:null|nil|0|false|\"\"|err))*;?$"
+    r"^(?:(?:return\s+)?(?:null|nil|None|nullptr|NULL|undefined|0|-1|false|False|true|True"
+    r"|\"\"|''|\[\]|\{\}|Ok\(\(\)\)|Default::default\(\)|<></>)"
+    r"(?:\s*,\s*(?:null|nil|0|false|\"\"|err|(?:errors\.New|fmt\.Errorf)\(.*\)))*"
+    r"|return\s+(?:errors\.New|fmt\.Errorf)\(.*\)"
+    r"|throw\s+(?:new\s+)?[\w:.]+\(.*\)|throw\s+[\"'`].*[\"'`]"
+    r"|(?:std::)?abort\(\)|assert\s*\(\s*(?:0|false)\b.*\)|assert\s+False\b.*)\s*;?$"
 )
 _PY_STRING = re.compile(
     r"^\s*[rRuUbBfF]{0,2}(\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\n]*\"|'[^'\n]*')", re.M
@@ -318,7 +322,7 @@ class Outline:
     lines: list[str]
     root: Unit
     units: list[Unit]
-    comment_rows: set[int]
+    quiet_rows: set[int]  # rows an opened container leaves out: floating comments, guards
     top: dict[str, list[Unit]] = field(default_factory=dict)
     members: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
     any_member: dict[str, list[Unit]] = field(default_factory=dict)
@@ -417,7 +421,7 @@ class _Builder:
         self.spec = SPECS[lang]
         self.lines = lines
         self.units: list[Unit] = []
-        self.comment_rows: set[int] = set()
+        self.quiet_rows: set[int] = set()
         self.bases: dict[str, list[str]] = {}
 
     # -- names -------------------------------------------------------------------
@@ -461,8 +465,10 @@ class _Builder:
             base = IDENT.findall(parts[-2]) if len(parts) > 1 else []
             owner = base[-1] if base else owner
             text = parts[-1] if parts else text
-        words = IDENT.findall(text.replace("~", ""))
-        return (words[-1] if words else text), owner
+        words = IDENT.findall(text)
+        name = words[-1] if words else text
+        # a C++ destructor is `~Box`: asked about, it is not the class or its constructor
+        return ("~" + name if text.lstrip().startswith("~") else name), owner
 
     # -- structure ---------------------------------------------------------------
     def unwrap(self, node: Any) -> tuple[Any, str | None]:
@@ -715,6 +721,25 @@ class _Builder:
                 return core
             core = inner[0]
 
+    def include_guard(self, core: Any, members: list[Any]) -> bool:
+        """Whether a file's top-level ``#ifndef`` is its include guard."""
+        name = core.child_by_field_name("name")
+        define = members[0] if members else None
+        return (
+            core.type == "preproc_ifdef"
+            and core.parent is not None
+            and core.parent.type == "translation_unit"
+            and name is not None
+            and node_text(core.children[0]).strip() == "#ifndef"
+            and core.child_by_field_name("alternative") is None
+            and define is not None
+            and define.type == "preproc_def"
+            and define.child_by_field_name("value") is None
+            and node_text(define.child_by_field_name("name")) == node_text(name)
+            and end_row(core) > end_row(define)
+            and self.lines[end_row(core)].lstrip().startswith("#endif")
+        )
+
     def suites(self, core: Any) -> list[list[Any]]:
         """Member nodes of a container, one list per suite (``if`` / ``else`` bodies …)."""
         if core.type.startswith("preproc_"):
@@ -723,6 +748,14 @@ class _Builder:
                 fname = core.field_name_for_child(i)
                 if child.is_named and fname not in ("name", "condition"):
                     members.append(child)
+            if self.include_guard(core, members):
+                # `#ifndef X_H` / `#define X_H` … `#endif`: what an excerpt of the header
+                # needs none of (guard names run to 60 characters), unless it is kept whole
+                guard = members.pop(0)
+                self.quiet_rows.update(
+                    (core.start_point[0], *range(guard.start_point[0], end_row(guard) + 1))
+                )
+                self.quiet_rows.add(end_row(core))
             return [members]
         if self.spec.python and core.type in ("if_statement", "try_statement"):
             out = []
@@ -1055,10 +1088,10 @@ class _Builder:
             if self.lang == "go" and _GO_CONSTRAINT.match(node_text(c)):
                 continue  # a build constraint is not a comment: it stays (a structural row)
             if not _prefix(lines, srow, c.start_point[1]).strip():
-                self.comment_rows.update(range(srow, erow + 1))
+                self.quiet_rows.update(range(srow, erow + 1))
         units = []
         for group_nodes, lead in groups:
-            head = group_nodes[0]
+            head = lead[0] if lead else group_nodes[0]  # `/* package */ Token() {`: the comment
             if _prefix(lines, head.start_point[0], head.start_point[1]).strip():
                 clean = False
             tail = group_nodes[-1]
@@ -1081,7 +1114,7 @@ def build_outline(lang: str, code: str, tree: Any) -> Outline:
     root.children, _ = builder.members(list(tree.root_node.children), root, None)
     for child in root.children:
         child.parent = root
-    outline = Outline(lang, builder.spec, lines, root, builder.units, builder.comment_rows)
+    outline = Outline(lang, builder.spec, lines, root, builder.units, builder.quiet_rows)
     outline.bases = builder.bases
     outline.tree = tree
     _index(outline)

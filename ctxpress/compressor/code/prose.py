@@ -20,6 +20,8 @@ _FILE_LINE = re.compile(
     rf"([\w./\\-]*[\w-]+\.(?:{_EXTS}))(?:\?[^\s:()\"']*)?"
     r"(?:\"?, line |:|\((?=\d+(?:,\s*\d+)?\)))(\d+)"
 )
+# a line of the pasted code named without a file: "what's wrong on line 12?", "lines 4-9"
+_BARE_LINE = re.compile(r"(?<!\", )\b[Ll]ines? (\d{1,6})(?:\s*(?:-|–|to)\s*(\d{1,6}))?\b")
 # the source line rustc and gcc show under a file:line: `12 |     code`
 _NUMBERED = re.compile(r"[ \t]*(\d+) \|(.*)")
 _GUTTER = re.compile(r"(?m)^[ \t]*\d+[ \t]+\|.*$")
@@ -37,6 +39,8 @@ _DEFINES = re.compile(
     r"\b(?:def|function|class|fn|func|struct|interface|type)\s+([A-Za-z_$][\w$]*)"
 )
 _PROPER = re.compile(r"(?<=[a-z,] )[A-Z][a-z]+[a-z0-9]*\b")
+# a C++ destructor, `~Box` or `Box::~Box`: named apart from its class and constructors
+_DESTRUCTOR = re.compile(r"(?:([^\W\d]\w*)::)?~([^\W\d]\w*)")
 
 
 def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]:
@@ -47,6 +51,11 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     refs: list[tuple[str, int, str | None]] = []
     for m in _FILE_LINE.finditer(prose):
         refs.append((m.group(1).replace("\\", "/"), int(m.group(2)), _shown(prose, m)))
+    # a line named without a file is one of the pasted code's (its path left empty)
+    for m in _BARE_LINE.finditer(_FILE_LINE.sub(" ", prose)):
+        first = int(m.group(1))
+        last = min(int(m.group(2) or first), first + 200)
+        refs.extend(("", line, None) for line in range(first, last + 1))
     # a stack frame's package path (`at com.acme.Parser.parse(`) names no symbols
     for path, name in _AT_FRAME.findall(prose):
         strong.add(name)
@@ -57,6 +66,10 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a source line a compiler quotes (`12 |     total = weigh(v);`) says where, not what
     # is asked about: its every call would be kept whole (the line locates its function)
     scan = _GUTTER.sub(" ", scan)
+    for owner, name in _DESTRUCTOR.findall(scan):
+        strong.add("~" + name)
+        qualified.add((owner or name, "~" + name))
+    scan = _DESTRUCTOR.sub(" ", scan)
     for span in _BACKTICK.findall(scan):
         strong.update(IDENT.findall(span))
         strong.update(_PRIVATE.findall(span))  # JS `#count`, a name of its own

@@ -105,7 +105,7 @@ class _Costs:
             rows = set(range(u.start, u.last + 1))
             for c in u.children or ():
                 rows.difference_update(range(c.first, c.last + 1))
-            rows.difference_update(self.o.comment_rows)
+            rows.difference_update(self.o.quiet_rows)
             lines = self.o.lines
             n = sum(self.tok(r, r) for r in rows if lines[r].strip()) + self.marker
             self._struct[u] = n
@@ -271,7 +271,7 @@ def render(
     """The kept lines; ``terse`` leaves out the elision lines of dropped runs that
     nothing needs (all but a Python suite's only content): the last resort of a budget
     the kept units alone overrun."""
-    lines, python, comment_rows = outline.lines, outline.spec.python, outline.comment_rows
+    lines, python, quiet_rows = outline.lines, outline.spec.python, outline.quiet_rows
     marker_text = elision(outline)
     out: list[str] = []
 
@@ -282,7 +282,7 @@ def render(
     def structural(a: int, b: int) -> bool:
         emitted = False
         for r in range(a, b + 1):
-            if r in comment_rows:
+            if r in quiet_rows:
                 continue
             line = lines[r]
             if line.strip():
@@ -515,7 +515,7 @@ def nested_cut(
         stmt = next((c for c in chain if c.parent == body), None) if body is not None else None
         if stmt is None or stmt.start_point[0] <= u.head_end:
             return None
-        kept |= _path_rows(lines, chain, stmt) if not python else _rows(stmt)
+        kept |= _path_rows(lines, chain, stmt, python)
     if body is None:
         return None
 
@@ -565,22 +565,26 @@ def _rows(node: Any) -> set[int]:
     return set(range(node.start_point[0], end_row(node) + 1))
 
 
-# Brace-delimited nodes whose other members a cut may elide: blocks, object literals,
-# class bodies (a Java anonymous class's).
-_CUT_THROUGH = frozenset({"statement_block", "block", "object", "class_body"})
+# Nodes whose other members a cut may elide: blocks (Python suites too), object literals,
+# class bodies (a Java anonymous class's), Rust impl bodies.
+_CUT_THROUGH = frozenset({"statement_block", "block", "object", "class_body", "declaration_list"})
 
 
-def _path_rows(lines: list[str], chain: list[Any], stmt: Any) -> set[int]:
+def _path_rows(lines: list[str], chain: list[Any], stmt: Any, python: bool) -> set[int]:
     """The rows of ``stmt`` to keep for the definition ``chain`` climbs from: all of it
     but the other members of each block or object literal on the way whose braces end
-    and start their lines."""
+    and start their lines (a Python suite: that starts below its header)."""
     drop: set[int] = set()
     for c in chain:
         p = c.parent
         if p is None or p.type not in _CUT_THROUGH or c is stmt:
             continue
         top, bottom = p.start_point[0], p.end_point[0]
-        if not (lines[top].rstrip().endswith("{") and lines[bottom].lstrip().startswith("}")):
+        if python:  # a suite's rows are its statements'
+            if p.parent is None or top <= p.parent.start_point[0]:
+                continue
+            top, bottom = top - 1, bottom + 1
+        elif not (lines[top].rstrip().endswith("{") and lines[bottom].lstrip().startswith("}")):
             continue
         mine = _rows(c)
         for sib in p.named_children:

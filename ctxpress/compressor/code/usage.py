@@ -17,7 +17,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ctxpress.compressor.code.focal import class_view, is_docstring, predicted, subwords
+from ctxpress.compressor.code.focal import (
+    class_view,
+    data_kind,
+    is_docstring,
+    predicted,
+    subwords,
+)
 from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
 from ctxpress.compressor.code.usage_weights import WEIGHTS
 
@@ -93,7 +99,7 @@ def features(o: Outline, f: Unit, focus: Focus) -> dict[Unit, list[float]]:
         for u in prior
         if u is not f
         and u not in inside
-        and u.kind in ("func", "class", "stmt")
+        and data_kind(u) in ("func", "class", "stmt")
         and not (u.kind == "stmt" and not u.defs)
         and not is_docstring(o, u)
     ]
@@ -125,10 +131,10 @@ def features(o: Outline, f: Unit, focus: Focus) -> dict[Unit, list[float]]:
             float(method and ("@property" in head or ".setter" in head)),
             float(method and ("@classmethod" in head or "@staticmethod" in head)),
             float(mine and view.owners.get(u.owner or "", 0) > 0),
-            float(mine and u.kind == "stmt"),
+            float(mine and data_kind(u) == "stmt"),
             float(u.owner is None and u.kind == "func"),
             float(u.owner is None and u.kind == "class"),
-            float(u.owner is None and u.kind == "stmt"),
+            float(u.owner is None and data_kind(u) == "stmt"),
             float(u.owner is not None and not mine),
             sum(1 for w in subs if w in words) / len(subs) if subs else 0.0,
             float(any(w in words for w in subs)),
