@@ -1699,3 +1699,26 @@ def test_an_object_a_module_defines_is_a_candidate_for_an_empty_function() -> No
     assert table in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_line_reference_into_a_listing_read_from_an_offset_uses_its_numbers() -> None:
+    # a read from line 300 on (`cat -n` after `tail`, an agent's offset read): `app.py:351`
+    # is the row numbered 351, not the 351st row
+    helpers = "".join(
+        f"def step_{i}(x):\n    a = x + {i}\n    b = a * {i + 1}\n    return b // {i + 3}\n\n\n"
+        for i in range(8)
+    )
+    rows = (
+        helpers + "def load_config(path):\n    with open(path) as fh:\n        raw = fh.read()\n"
+        "    return raw.split('=')[1]\n"
+    ).split("\n")
+    listing = "\n".join(f"{300 + i:6d}\t{row}" for i, row in enumerate(rows))
+    line = 300 + rows.index("    return raw.split('=')[1]")
+    msgs = [
+        {"role": "user", "content": "Fix the crash."},
+        *_read(1, listing),
+        {"role": "user", "content": f"app.py:{line}: IndexError: list index out of range"},
+    ]
+    res = _ask(msgs, int(ctxpress.count_tokens(msgs) * 0.45))
+    assert f"{line:6d}\t    return raw.split('=')[1]" in str(res.messages[2]["content"])
+    assert res.stages[0].notes[0].endswith("focal: load_config")

@@ -453,9 +453,13 @@ def _block_rows(
                     mine[k].append(r)
         elif len(unnamed) == 1 and related(blocks[unnamed[0]].lang, from_filename(r[0])):
             mine[unnamed[0]].append(r)
-    return [
-        ref_rows(b.outline.lines, mine[k], trusted=bool(b.filename)) for k, b in enumerate(blocks)
-    ]
+    out = []
+    for k, b in enumerate(blocks):
+        # a listing numbered from row 300 on (a read with an offset): its numbers are lines
+        first = int(b.numbers[0].strip(" \t→:|")) if b.numbers else 1
+        refs_k = [(path, line - first + 1, shown) for path, line, shown in mine[k]]
+        out.append(ref_rows(b.outline.lines, refs_k, trusted=bool(b.filename)))
+    return out
 
 
 def _text_of(msg: Message, part: int | None) -> str:
