@@ -1722,3 +1722,25 @@ def test_a_line_reference_into_a_listing_read_from_an_offset_uses_its_numbers() 
     res = _ask(msgs, int(ctxpress.count_tokens(msgs) * 0.45))
     assert f"{line:6d}\t    return raw.split('=')[1]" in str(res.messages[2]["content"])
     assert res.stages[0].notes[0].endswith("focal: load_config")
+
+
+def test_what_the_signature_of_an_empty_function_names_is_a_candidate() -> None:
+    # docusaurus's `BlogAuthor({as, author, link})`: its `link` is drawn with `MaybeLink`,
+    # written far above it and named nowhere in the request
+    maybe = (
+        "function MaybeLink(props) {\n  if (props.href) {\n"
+        "    return <Link {...props} className='author-link' />;\n  }\n"
+        "  return <>{props.children}</>;\n}\n"
+    )
+    code = (
+        "import React from 'react';\nimport Link from '@docusaurus/Link';\n\n"
+        + maybe
+        + "\n"
+        + _fill("js-module", 12)
+        + "export default function BlogAuthor({as, author, link, count}) {\n"
+        + "  throw new Error('TODO');\n}\n"
+    )
+    out, res = _send("Implement `BlogAuthor`.", "jsx", code, 0.4)
+    assert maybe in out
+    assert clean_parse("javascript", out.encode()) is not None
+    assert not res.over_budget

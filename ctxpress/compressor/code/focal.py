@@ -406,10 +406,12 @@ def predicted(
 
     An empty body references nothing yet; what it will use is guessed from the class it
     sits in (constructor, attributes, helpers, base classes), from the file's small
-    module-level definitions, and from the words of the prose.
+    module-level definitions, and from the words of the prose and of its signature.
     """
     v = view or class_view(outline, f)
     words = {_stem(w) for w in focus.weak | focus.strong if len(w) > 2 and w.lower() not in _STOP}
+    # the words of its own signature too: `{link, author}: Props` reads `MaybeLink`, `Props`
+    words.update(s for w in f.header_words for s in subwords(w))
     out: dict[Unit, float] = {}
 
     def put(u: Unit, d: float) -> None:
