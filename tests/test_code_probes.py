@@ -1744,3 +1744,46 @@ def test_what_the_signature_of_an_empty_function_names_is_a_candidate() -> None:
     assert maybe in out
     assert clean_parse("javascript", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_an_import_list_none_of_whose_names_are_used_is_not_cut_to_its_brackets() -> None:
+    # the focal reads `typing.Optional`: `from typing import (…)` matched by its module name
+    # was cut to `from typing import (` `)`, which does not parse, so nothing was trimmed
+    code = (
+        "import typing\nfrom typing import (\n    Generic,\n    TypeVar,\n)\n\n"
+        "T = TypeVar('T')\n\n\n"
+        + _fill("python", 10)
+        + "def pick(items: typing.List[int]) -> typing.Optional[int]:\n"
+        + "    return items[0] if items else None\n"
+    )
+    out, res = _send("Why does `pick` fail on an empty list?", "python", code, 0.2)
+    assert "    return items[0] if items else None" in out.split("\n")
+    assert res.stages[0].notes[0].endswith("tokens; focal: pick")
+    assert clean_parse("python", out.encode()) is not None
+
+
+def test_a_block_whose_first_trim_failed_to_parse_still_gets_its_last_resort(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # pyparsing's reads through an agent: the first trims of a block did not parse (left as
+    # is), the last-resort pass did; its note then raised KeyError and the stage failed open
+    import ctxpress.compressor.code as code_stage
+
+    real, calls = code_stage._parses, []
+
+    def parses(block: object, code: str) -> bool:
+        calls.append(code)
+        return len(calls) > 3 and real(block, code)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(code_stage, "_parses", parses)
+    uses = " + ".join(f"helper{i}(1, 2)" for i in range(30))  # each forced in: over its share
+    source = _fill("python", 30) + f"def pick(items):\n    return items[0] if items else {uses}\n"
+    msgs = [
+        {"role": "user", "content": "Fix `pick`."},
+        *_read(1, source),
+        {"role": "user", "content": "Why does `pick` fail on an empty list? " + "Details. " * 40},
+    ]
+    res = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 4, stages=["code"])
+    assert not res.fail_open
+    assert "names it uses left undefined to fit" in res.stages[0].notes[-1]
+    assert f"    return items[0] if items else {uses}" in str(res.messages[2]["content"])

@@ -344,6 +344,7 @@ class CodeStage:
                 )
                 if res.tokens_estimate < sizes[k] and _parses(b, res.code):
                     results[k] = res.code
+                    focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
                     undefined.add(k)
             if undefined:
                 current = _apply(messages, blocks, results)

@@ -624,7 +624,8 @@ def required_parts(
                 for r in rows[head - u.start + 1 : -1]
                 if wanted.intersection(IDENT.findall(lines[r]))
             ]
-            if all(_balanced(lines[r]) for r in keep):
+            # (Python's `from m import (` `)` with no name between does not parse)
+            if (keep or not outline.spec.python) and all(_balanced(lines[r]) for r in keep):
                 rows = [*range(u.start, head + 1), *keep, u.last]
         if len(rows) < u.last - u.first + 1:
             out[u] = [lines[r] for r in rows]
