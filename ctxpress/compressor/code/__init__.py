@@ -23,7 +23,7 @@ from ctxpress.compressor.code.languages import (
     from_tag,
     related,
 )
-from ctxpress.compressor.code.numbered import renumber, strip_numbers
+from ctxpress.compressor.code.numbered import listing_span, renumber, strip_numbers
 from ctxpress.compressor.code.outline import Focus, Outline, build_outline
 from ctxpress.compressor.code.prose import (
     FILE_NAME,
@@ -187,7 +187,8 @@ class CodeStage:
                     )
                 if not fences and whole:
                     lang = from_filename(path) if path else None
-                    args = (i, part, 0, len(text), text, lang, path, min_tokens)
+                    start, end = listing_span(text) or (0, len(text))
+                    args = (i, part, start, end, text[start:end], lang, path, min_tokens)
                     self._add(blocks, ctx, *args, explicit=False)
         return blocks
 

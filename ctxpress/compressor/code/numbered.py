@@ -15,9 +15,30 @@ import re
 _ROW = re.compile(r" *\d{1,7}(?:\t|→|: |\| )")
 # fewer rows than this are no listing worth reading apart
 _MIN_ROWS = 8
+# lines a file viewer may write before and after the rows it numbers
+_FRAME_ROWS = 3
 # how far ahead an output line that occurs once is looked for, and how many rows a line
 # is tried at (a blank line or a brace: linear time on huge listings)
 _LOOKAHEAD, _CANDIDATES = 64, 256
+
+
+def listing_span(text: str) -> tuple[int, int] | None:
+    """Offsets of the numbered rows of ``text`` between the lines a file viewer writes
+    around them (OpenHands' "Here's the result of running `cat -n` on x.py:", SWE-agent's
+    "(12 more lines above)"), up to ``_FRAME_ROWS`` each side; None without such lines or
+    where the rows are no listing."""
+    rows = text.split("\n")
+    n = len(rows) - (rows[-1] == "")  # a final newline ends the listing, or its frame
+    head = 0
+    while head < min(_FRAME_ROWS, n) and not _ROW.match(rows[head] + " "):
+        head += 1
+    tail = n
+    while tail > head and n - tail < _FRAME_ROWS and not _ROW.match(rows[tail - 1] + " "):
+        tail -= 1
+    if (head, tail) == (0, n) or strip_numbers("\n".join(rows[head:tail])) is None:
+        return None
+    start = sum(len(r) + 1 for r in rows[:head])
+    return start, start + len("\n".join(rows[head:tail])) + (tail == n < len(rows))
 
 
 def strip_numbers(code: str) -> tuple[str, list[str]] | None:
