@@ -1810,3 +1810,34 @@ def test_a_numbered_read_under_a_viewers_header_is_trimmed_and_the_header_kept()
     assert f"{number:6d}\t        total += x * 7" in out
     assert res.stages[0].notes[0].endswith("focal: helper_7")
     assert not res.over_budget
+
+
+def test_an_agents_read_of_a_file_it_read_again_since_is_elided() -> None:
+    # read, edit, read again: the first read is stale, and only a byte-identical copy used
+    # to count as one; pasted by a user, two versions stay (they may be compared)
+    parse = (
+        "def parse_header(line):\n    key, _, value = line.partition(':')\n"
+        "    if not key:\n        raise ValueError(line)\n    return key.strip(), value.strip()\n"
+    )
+    v1 = _fill("python", 20) + parse
+    v2 = v1.replace("    if not key:\n", "    if not key:  # empty name\n        return None\n")
+    edit = {"id": "e1", "type": "function"}
+    edit["function"] = {"name": "edit_file", "arguments": '{"path": "app.py"}'}
+    msgs = [
+        {"role": "user", "content": "There is a bug in `parse_header`. Fix it."},
+        *_read(1, v1),
+        {"role": "assistant", "content": None, "tool_calls": [edit]},
+        {"role": "tool", "tool_call_id": "e1", "content": "edited app.py"},
+        *_read(2, v2),
+    ]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 2)
+    assert res.stages[0].notes[0] == "m2: python block elided: m6 holds a newer read of it"
+    assert "        return None" in str(res.messages[6]["content"]).split("\n")
+    assert not res.over_budget
+    pasted = [
+        {"role": "user", "content": f"Version one:\n```python\n{v1}```"},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "user", "content": f"What changed in `parse_header`?\n```python\n{v2}```"},
+    ]
+    res = _ask(pasted, ctxpress.count_tokens(pasted) // 2)
+    assert "    if not key:\n        raise ValueError(line)" in str(res.messages[0]["content"])

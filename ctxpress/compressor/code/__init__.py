@@ -289,6 +289,9 @@ class CodeStage:
         # a file read or pasted again: its earlier copies say nothing the last one does not
         last = {b.code: k for k, b in enumerate(blocks)}
         repeats = {k: blocks[last[b.code]].msg for k, b in enumerate(blocks) if last[b.code] != k}
+        # an agent's read of a file it has read again since (after an edit): stale
+        stale = {k: m for k, m in _superseded(blocks, messages).items() if k not in repeats}
+        repeats |= stale
         total_code = sum(b.shown for k, b in enumerate(blocks) if k not in repeats)
         freed = sum(b.shown for k, b in enumerate(blocks) if k in repeats)
         keep = max(0, total_code - max(0, excess - freed))
@@ -351,7 +354,8 @@ class CodeStage:
                 current = _apply(messages, blocks, results)
         for k, b in enumerate(blocks):
             if k in results and k in repeats:
-                ctx.note(f"m{b.msg}: {b.lang} block elided: m{repeats[k]} holds it again")
+                again = "a newer read of it" if k in stale else "it again"
+                ctx.note(f"m{b.msg}: {b.lang} block elided: m{repeats[k]} holds {again}")
             elif k in results:
                 after = ctx.counter.text(results[k])
                 loose = " (names it uses left undefined to fit)" if k in undefined else ""
@@ -461,6 +465,29 @@ def _block_rows(
         first = int(b.numbers[0].strip(" \t→:|")) if b.numbers else 1
         refs_k = [(path, line - first + 1, shown) for path, line, shown in mine[k]]
         out.append(ref_rows(b.outline.lines, refs_k, trusted=bool(b.filename)))
+    return out
+
+
+def _superseded(blocks: list[_Block], messages: list[Message]) -> dict[int, int]:
+    """Tool results holding a file that a later tool result reads again, as much of it or
+    more (by line numbers where the reads show them): block -> the later read's message.
+    An agent's edits in between make the earlier read stale; a user's pasted versions
+    are left (one may be asked to be compared with the other)."""
+
+    def rows(b: _Block) -> tuple[int, int]:
+        first = int(b.numbers[0].strip(" \t→:|")) if b.numbers else 1
+        return first, first + b.code.count("\n")
+
+    reads = [
+        k for k, b in enumerate(blocks) if b.filename and messages[b.msg].get("role") == "tool"
+    ]
+    latest = {blocks[k].filename: k for k in reads}
+    out = {}
+    for k in reads:
+        j = latest[blocks[k].filename]
+        (a, z), (a2, z2) = rows(blocks[k]), rows(blocks[j])
+        if j != k and a2 <= a and 5 * z2 >= 4 * z:  # (an edit may shorten the file)
+            out[k] = blocks[j].msg
     return out
 
 
