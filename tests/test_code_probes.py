@@ -1789,25 +1789,36 @@ def test_a_block_whose_first_trim_failed_to_parse_still_gets_its_last_resort(
     assert f"    return items[0] if items else {uses}" in str(res.messages[2]["content"])
 
 
-def test_a_numbered_read_under_a_viewers_header_is_trimmed_and_the_header_kept() -> None:
-    # OpenHands' `view`: "Here's the result of running `cat -n` on …:" above the listing
+@pytest.mark.parametrize("viewer", ["openhands", "swe-agent"])
+def test_a_numbered_read_under_a_viewers_header_is_trimmed_and_the_header_kept(
+    viewer: str,
+) -> None:
+    # OpenHands' `view`: "Here's the result of running `cat -n` on …:" above the listing;
+    # SWE-agent's window: "[File: …]" and "(n more lines above)", then `12:code` rows
     helpers = "".join(
         f"def helper_{k}(items, limit={k}):\n    total = 0\n    for x in items[:limit]:\n"
         f"        total += x * {k}\n    return total\n\n\n"
         for k in range(30)
     )
     rows = ("import re\n\n\n" + helpers).rstrip("\n").split("\n")
-    header = "Here's the result of running `cat -n` on /workspace/src/util.py:"
-    listing = "\n".join(f"{i:6d}\t{row}" for i, row in enumerate(rows, 1))
+    if viewer == "openhands":
+        header = "Here's the result of running `cat -n` on /workspace/src/util.py:"
+        row = "{:6d}\t{}"
+        footer = ""
+    else:
+        header = f"[File: /workspace/src/util.py ({len(rows)} lines total)]\n(0 more lines above)"
+        row = "{}:{}"
+        footer = "\n(0 more lines below)"
+    listing = "\n".join(row.format(i, text) for i, text in enumerate(rows, 1))
     msgs = [
         {"role": "user", "content": "Why does `helper_7` return the wrong total?"},
-        *_read(1, header + "\n" + listing),
+        *_read(1, header + "\n" + listing + footer),
     ]
     res = _ask(msgs, ctxpress.count_tokens(msgs) // 4)
-    out = str(res.messages[2]["content"]).split("\n")
-    assert out[0] == header
+    out = str(res.messages[2]["content"])
+    assert out.startswith(header + "\n") and out.endswith(footer)
     number = rows.index("        total += x * 7") + 1
-    assert f"{number:6d}\t        total += x * 7" in out
+    assert row.format(number, "        total += x * 7") in out.split("\n")
     assert res.stages[0].notes[0].endswith("focal: helper_7")
     assert not res.over_budget
 

@@ -13,6 +13,8 @@ import re
 
 # a row's number and the separator after it; the code follows
 _ROW = re.compile(r" *\d{1,7}(?:\t|→|: |\| )")
+# SWE-agent's window: `12:code`, the code right after the colon (tried when _ROW fails)
+_TIGHT = re.compile(r" *\d{1,7}:")
 # fewer rows than this are no listing worth reading apart
 _MIN_ROWS = 8
 # lines a file viewer may write before and after the rows it numbers
@@ -29,11 +31,15 @@ def listing_span(text: str) -> tuple[int, int] | None:
     where the rows are no listing."""
     rows = text.split("\n")
     n = len(rows) - (rows[-1] == "")  # a final newline ends the listing, or its frame
+
+    def numbered(row: str) -> bool:
+        return bool(_ROW.match(row + " ") or _TIGHT.match(row))
+
     head = 0
-    while head < min(_FRAME_ROWS, n) and not _ROW.match(rows[head] + " "):
+    while head < min(_FRAME_ROWS, n) and not numbered(rows[head]):
         head += 1
     tail = n
-    while tail > head and n - tail < _FRAME_ROWS and not _ROW.match(rows[tail - 1] + " "):
+    while tail > head and n - tail < _FRAME_ROWS and not numbered(rows[tail - 1]):
         tail -= 1
     if (head, tail) == (0, n) or strip_numbers("\n".join(rows[head:tail])) is None:
         return None
@@ -44,6 +50,10 @@ def listing_span(text: str) -> tuple[int, int] | None:
 def strip_numbers(code: str) -> tuple[str, list[str]] | None:
     """``code`` without its line numbers, and each row's number prefix; None unless every
     row is numbered, one after the other, with the same separator."""
+    return _strip(code, _ROW) or _strip(code, _TIGHT)
+
+
+def _strip(code: str, row_re: re.Pattern[str]) -> tuple[str, list[str]] | None:
     rows = code.split("\n")
     end = rows.pop() if rows and rows[-1] == "" else None
     if len(rows) < _MIN_ROWS:
@@ -53,7 +63,7 @@ def strip_numbers(code: str) -> tuple[str, list[str]] | None:
     numbers: list[int] = []
     sep = ""
     for row in rows:
-        m = _ROW.match(row) or _ROW.match(row + " ")  # a blank row may end at `12:`
+        m = row_re.match(row) or row_re.match(row + " ")  # a blank row may end at `12:`
         if m is None:
             return None
         prefix = m.group(0)[: len(row)]
