@@ -66,6 +66,11 @@ class _Block:
     # accepts some code CPython rejects, e.g. a misindented elision); read when first needed
     compiles: bool | None = None
 
+    @property
+    def first_line(self) -> int:
+        """The file's line its first row is: a listing read from an offset starts at 300."""
+        return int(self.numbers[0].strip(" \t→:|")) if self.numbers else 1
+
 
 def _texts(msg: Message) -> list[tuple[int | None, str]]:
     content = msg.get("content")
@@ -461,9 +466,7 @@ def _block_rows(
             mine[unnamed[0]].append(r)
     out = []
     for k, b in enumerate(blocks):
-        # a listing numbered from row 300 on (a read with an offset): its numbers are lines
-        first = int(b.numbers[0].strip(" \t→:|")) if b.numbers else 1
-        refs_k = [(path, line - first + 1, shown) for path, line, shown in mine[k]]
+        refs_k = [(path, line - b.first_line + 1, shown) for path, line, shown in mine[k]]
         out.append(ref_rows(b.outline.lines, refs_k, trusted=bool(b.filename)))
     return out
 
@@ -475,8 +478,7 @@ def _superseded(blocks: list[_Block], messages: list[Message]) -> dict[int, int]
     are left (one may be asked to be compared with the other)."""
 
     def rows(b: _Block) -> tuple[int, int]:
-        first = int(b.numbers[0].strip(" \t→:|")) if b.numbers else 1
-        return first, first + b.code.count("\n")
+        return b.first_line, b.first_line + b.code.count("\n")
 
     reads = [
         k for k, b in enumerate(blocks) if b.filename and messages[b.msg].get("role") == "tool"
