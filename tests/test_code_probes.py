@@ -1852,3 +1852,8 @@ def test_an_agents_read_of_a_file_it_read_again_since_is_elided() -> None:
     ]
     res = _ask(pasted, ctxpress.count_tokens(pasted) // 2)
     assert "    if not key:\n        raise ValueError(line)" in str(res.messages[0]["content"])
+    # another window of the file, read without line numbers, is no newer read of the first
+    window = json.loads(str(msgs[5]["tool_calls"][0]["function"]["arguments"]))  # type: ignore[index]
+    msgs[5]["tool_calls"][0]["function"]["arguments"] = json.dumps({**window, "offset": 40})  # type: ignore[index]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 2)
+    assert "block elided" not in " ".join(res.stages[0].notes)

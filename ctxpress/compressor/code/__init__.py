@@ -473,12 +473,22 @@ def _block_rows(
 
 def _superseded(blocks: list[_Block], messages: list[Message]) -> dict[int, int]:
     """Tool results holding a file that a later tool result reads again, as much of it or
-    more (by line numbers where the reads show them): block -> the later read's message.
-    An agent's edits in between make the earlier read stale; a user's pasted versions
-    are left (one may be asked to be compared with the other)."""
+    more (by line numbers where the reads show them, else by the same call arguments):
+    block -> the later read's message. An agent's edits in between make the earlier read
+    stale; a user's pasted versions are left (one may be asked to be compared with the
+    other)."""
+    calls = {
+        c.get("id"): str((c.get("function") or {}).get("arguments", ""))
+        for m in messages
+        for c in m.get("tool_calls") or []
+    }
 
     def rows(b: _Block) -> tuple[int, int]:
         return b.first_line, b.first_line + b.code.count("\n")
+
+    def same_call(b: _Block, c: _Block) -> bool:
+        ids = (messages[b.msg].get("tool_call_id"), messages[c.msg].get("tool_call_id"))
+        return calls.get(ids[0]) == calls.get(ids[1])
 
     reads = [
         k for k, b in enumerate(blocks) if b.filename and messages[b.msg].get("role") == "tool"
@@ -488,7 +498,10 @@ def _superseded(blocks: list[_Block], messages: list[Message]) -> dict[int, int]
     for k in reads:
         j = latest[blocks[k].filename]
         (a, z), (a2, z2) = rows(blocks[k]), rows(blocks[j])
-        if j != k and a2 <= a and 5 * z2 >= 4 * z:  # (an edit may shorten the file)
+        # as much of the file (an edit may shorten it), and not another window of it
+        covers = a2 <= a and 5 * z2 >= 4 * z
+        window = bool(blocks[k].numbers and blocks[j].numbers) or same_call(blocks[k], blocks[j])
+        if j != k and covers and window:
             out[k] = blocks[j].msg
     return out
 
