@@ -235,12 +235,18 @@ def _last_name(node: Any) -> str | None:
     return None
 
 
+def name_declarator(node: Any) -> Any:
+    """The declarator holding a C/C++ function definition's name, under the ones around it
+    (``*f``, ``&f``, ``(*f(int))(int)``): ``f`` or ``A::f``; None where there is none."""
+    d = node.child_by_field_name("declarator")
+    while d is not None and d.type != "function_declarator":
+        d = d.child_by_field_name("declarator")
+    return None if d is None else d.child_by_field_name("declarator")
+
+
 def _func_name(lang: str, node: Any) -> str | None:
     if lang in ("c", "cpp"):
-        d = node.child_by_field_name("declarator")
-        while d is not None and d.type != "function_declarator":
-            d = d.child_by_field_name("declarator")
-        return None if d is None else _last_name(d.child_by_field_name("declarator"))
+        return _last_name(name_declarator(node))
     if node.type in ARROW:  # `const name = () => {}`: focals() checked the parent
         return _last_name(node.parent.child_by_field_name("name"))
     return _last_name(node.child_by_field_name("name"))

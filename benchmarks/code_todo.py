@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from code_fresh import _preorder
-from code_real import JS, TAGS, _g, fence_for, fetch_debs, fetch_npm, fetch_sdists
+from code_real import JS, TAGS, _g, fence_for, fetch_debs, fetch_npm, fetch_sdists, name_declarator
 
 import ctxpress
 from ctxpress.compressor.code.languages import clean_parse
@@ -233,10 +233,7 @@ def _name(node: Any) -> str | None:
 def _func_name(lang: str, n: Any) -> str | None:
     """A function node's name; C and C++ keep it under nested declarators (``*f``, ``A::f``)."""
     if lang in ("c", "cpp"):
-        d = n.child_by_field_name("declarator")
-        while d is not None and d.type != "function_declarator":
-            d = d.child_by_field_name("declarator")
-        return None if d is None else _name(d.child_by_field_name("declarator"))
+        return _name(name_declarator(n))
     return _name(n.child_by_field_name("name"))
 
 
