@@ -32,7 +32,7 @@ from ctxpress.compressor.code.prose import (
     shared_tail,
     with_quoted,
 )
-from ctxpress.compressor.code.trim import elision, trim_outline
+from ctxpress.compressor.code.trim import TrimResult, elision, trim_outline
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
 from ctxpress.messages import SYSTEM_ROLES, Message, last_user_index, message_text
@@ -317,7 +317,7 @@ class CodeStage:
                 res = trim_outline(b.outline, focuses[k], targets[k], ctx.counter.text, b.tokens)
                 if res.code == b.code or res.tokens_estimate >= b.tokens:
                     results.pop(k, None)
-                    focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
+                    focal[k] = _named(res)
                     continue
                 sizes[k] = res.tokens_estimate
                 if not _parses(b, res.code):
@@ -326,7 +326,7 @@ class CodeStage:
                     focal.pop(k, None)
                     continue
                 results[k] = res.code
-                focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
+                focal[k] = _named(res)
             current = _apply(messages, blocks, results)
             over = ctx.counter.messages(current) - ctx.budget
             short = [k for k, t in enumerate(targets) if sizes[k] > t]
@@ -353,7 +353,7 @@ class CodeStage:
                 )
                 if res.tokens_estimate < sizes[k] and _parses(b, res.code):
                     results[k] = res.code
-                    focal[k] = ", ".join(res.focal[:4]) or "none (signature map)"
+                    focal[k] = _named(res)
                     undefined.add(k)
             if undefined:
                 current = _apply(messages, blocks, results)
@@ -469,6 +469,11 @@ def _block_rows(
         refs_k = [(path, line - b.first_line + 1, shown) for path, line, shown in mine[k]]
         out.append(ref_rows(b.outline.lines, refs_k, trusted=bool(b.filename)))
     return out
+
+
+def _named(res: TrimResult) -> str:
+    """The focal units a note names (four at most)."""
+    return ", ".join(res.focal[:4]) or "none (signature map)"
 
 
 def _superseded(blocks: list[_Block], messages: list[Message]) -> dict[int, int]:
