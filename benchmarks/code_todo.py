@@ -745,6 +745,22 @@ def summarize(rows: list[dict[str, Any]], f: float) -> dict[str, Any]:
     return s | {"err": sum(r["err"] for r in runs), "ms": statistics.mean(r["ms"] for r in runs)}
 
 
+def table(
+    langs: list[str], rows: list[dict[str, Any]], summarize: Any, cols: list[Any]
+) -> dict[str, dict[str, Any]]:
+    """Print per language (and ALL) and f the ``cols`` of ``summarize(rows, f)``; return
+    the summaries."""
+    summary: dict[str, dict[str, Any]] = {}
+    print("language".ljust(12) + "f".rjust(5) + "".join(h.rjust(w) for _, h, w, _ in cols))
+    for lang in [*langs, "ALL"]:
+        mine = [r for r in rows if lang in (r["lang"], "ALL")]
+        summary[lang] = {str(f): s for f in FRACS if (s := summarize(mine, f))}
+        for f, s in summary[lang].items():
+            cells = "".join(format(s[k], fmt).rjust(w) for k, _, w, fmt in cols)
+            print(f"{lang:12}{float(f):5.2f}{cells}")
+    return summary
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fetch", action="store_true", help="download the corpus first")
@@ -765,14 +781,7 @@ def main() -> None:
     with Pool(args.jobs) as pool:
         rows = pool.map(run_task, [t for lang in langs for t in drawn[lang]], chunksize=2)
     secs = time.perf_counter() - t_all
-    summary: dict[str, dict[str, Any]] = {}
-    print("language".ljust(12) + "f".rjust(5) + "".join(h.rjust(w) for _, h, w, _ in COLS))
-    for lang in [*langs, "ALL"]:
-        mine = [r for r in rows if lang in (r["lang"], "ALL")]
-        summary[lang] = {str(f): s for f in FRACS if (s := summarize(mine, f))}
-        for f, s in summary[lang].items():
-            cells = "".join(format(s[k], fmt).rjust(w) for k, _, w, fmt in COLS)
-            print(f"{lang:12}{float(f):5.2f}{cells}")
+    summary = table(langs, rows, summarize, COLS)
     print(f"{len(rows) * len(FRACS)} calls; {secs:.0f} s in all")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     jdk = (JDK / ".done").read_text() if (JDK / ".done").exists() else None

@@ -1857,3 +1857,114 @@ def test_an_agents_read_of_a_file_it_read_again_since_is_elided() -> None:
     msgs[5]["tool_calls"][0]["function"]["arguments"] = json.dumps({**window, "offset": 40})  # type: ignore[index]
     res = _ask(msgs, ctxpress.count_tokens(msgs) // 2)
     assert "block elided" not in " ".join(res.stages[0].notes)
+
+
+# Two files pasted together, a function of the second asked about: what it uses from
+# the first (by name, or a member of a class it names) stays whole there, while the first
+# file's other definitions collapse. (tag, first file, second file, question, lines of the
+# used definitions the first file must keep, a body it must not keep)
+_MODELS = "".join(
+    f"class Model{i}:\n    def __init__(self, n):\n        self.n = n\n\n"
+    f"    def total_{i}(self):\n        s = self.n * {i}\n        s += {i} % 7\n"
+    f"        return s - {i}\n\n\n"
+    for i in range(8)
+)
+ACROSS_FILES = {
+    "python": (
+        "python",
+        _MODELS,
+        "from models import Model5\n\n\n"
+        + _fill("python")
+        + "def handle(req):\n    m = Model5(req)\n    return m.total_5()\n",
+        "Why does `handle` return the wrong total?",
+        [
+            "    def total_5(self):\n        s = self.n * 5\n"
+            "        s += 5 % 7\n        return s - 5"
+        ],
+        "        s = self.n * 2\n",
+    ),
+    "c": (
+        "c",
+        _fill("c") + "int scale(int x)\n{\n    return x * 3 + 1;\n}\n",
+        '#include "util.h"\n\n'
+        + _fill("c").replace("helper", "local")
+        + "int area(int w)\n{\n    return scale(w) * 2;\n}\n",
+        "Why is `area` off by two?",
+        ["int scale(int x)\n{\n    return x * 3 + 1;\n}"],
+        "    int y = x * 4;\n",
+    ),
+    "ts-tsx": (
+        "ts",
+        _fill("ts") + "export function formatUser(u: User): string {\n  return u.name.trim();\n}\n",
+        "import { formatUser } from './format';\n\n"
+        + _fill("ts").replace("util", "local")
+        + "export function Card({ user }: Props) {\n  return <b>{formatUser(user)}</b>;\n}\n",
+        "Why does `Card` show an empty name?",
+        ["export function formatUser(u: User): string {\n  return u.name.trim();\n}"],
+        "  return a * 4;\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ACROSS_FILES))
+def test_what_the_focal_code_uses_from_another_pasted_file_is_kept(case: str) -> None:
+    tag, first, second, question, kept, collapsed = ACROSS_FILES[case]
+    second_tag = "tsx" if case == "ts-tsx" else tag
+    msgs = [
+        {
+            "role": "user",
+            "content": f"util:\n```{tag}\n{first}```\n\nmain:\n```{second_tag}\n{second}```\n"
+            + question,
+        }
+    ]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    text = str(res.messages[0]["content"])
+    first_out = text[: text.index("main:")]
+    for lines in kept:
+        assert lines in first_out
+    assert collapsed not in first_out
+    assert not res.over_budget
+    assert "used by other blocks' focal code" in res.stages[0].notes[0]
+
+
+def test_a_block_of_another_language_gives_no_definitions_to_the_focal_code() -> None:
+    js = _fill("js-module") + "export function total_5(a) {\n  return a - 5;\n}\n"
+    second = ACROSS_FILES["python"][2]
+    msgs = [
+        {
+            "role": "user",
+            "content": f"a.js:\n```js\n{js}```\n\nb.py:\n```python\n{second}```\n"
+            "Why does `handle` return the wrong total?",
+        }
+    ]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    assert "  return a - 5;" not in str(res.messages[0]["content"])
+
+
+def test_blocks_share_the_budget_by_what_the_question_needs_first() -> None:
+    # a long module whose one long helper the asked function calls: by size alone, the
+    # module's share goes to its map and the helper does not fit
+    helper = (
+        "def normalise(rows):\n"
+        + "".join(
+            f"    rows = [r.strip().lower() for r in rows if r != '{i}']\n" for i in range(14)
+        )
+        + "    return rows\n"
+    )
+    module = _fill("python", 30) + helper
+    load = "def load(path):\n    return normalise(open(path))\n"
+    main = "from util import normalise\n\n\n" + _fill("python", 8).replace("helper", "task") + load
+    msgs = [
+        {
+            "role": "user",
+            "content": f"util.py:\n```python\n{module}```\n\nmain.py:\n```python\n{main}```\n"
+            "Why does `load` drop rows?",
+        }
+    ]
+    needed = ctxpress.count_tokens(helper + load)
+    prose = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(module + main)
+    res = _ask(msgs, prose + needed + needed // 4)
+    text = str(res.messages[0]["content"])
+    assert helper.rstrip("\n") in text
+    assert load.rstrip("\n") in text
+    assert not res.over_budget

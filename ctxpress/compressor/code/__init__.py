@@ -15,16 +15,26 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
+from ctxpress.compressor.code.focal import find_focal, used_elsewhere
 from ctxpress.compressor.code.languages import (
     candidates,
     clean_parse,
     detect,
+    family,
     from_filename,
     from_tag,
     related,
 )
 from ctxpress.compressor.code.numbered import listing_span, renumber, strip_numbers
-from ctxpress.compressor.code.outline import Focus, Outline, build_outline
+from ctxpress.compressor.code.outline import (
+    IDENT,
+    Focus,
+    Outline,
+    Unit,
+    build_outline,
+    code_names,
+    refs,
+)
 from ctxpress.compressor.code.prose import (
     FILE_NAME,
     extract_focus,
@@ -311,13 +321,18 @@ class CodeStage:
         focuses = [
             Focus() if k in repeats else replace(focus, rows=rows[k]) for k in range(len(blocks))
         ]
+        if len(blocks) > 1:
+            focuses, needs = _with_uses(blocks, focuses, set(repeats), ctx.counter.text)
+            # (``keep`` counts line numbers too, as the message shows them; shares do not)
+            code = sum(b.tokens for k, b in enumerate(blocks) if k not in repeats)
+            targets = _shares(blocks, needs, keep * code // max(1, total_code), set(repeats))
         for _ in range(3):
             sizes = [b.tokens for b in blocks]  # tokens of each block as it now stands
             for k, b in enumerate(blocks):
                 res = trim_outline(b.outline, focuses[k], targets[k], ctx.counter.text, b.tokens)
                 if res.code == b.code or res.tokens_estimate >= b.tokens:
                     results.pop(k, None)
-                    focal[k] = _named(res)
+                    focal[k] = _named(res, b, focuses[k])
                     continue
                 sizes[k] = res.tokens_estimate
                 if not _parses(b, res.code):
@@ -326,7 +341,7 @@ class CodeStage:
                     focal.pop(k, None)
                     continue
                 results[k] = res.code
-                focal[k] = _named(res)
+                focal[k] = _named(res, b, focuses[k])
             current = _apply(messages, blocks, results)
             over = ctx.counter.messages(current) - ctx.budget
             short = [k for k, t in enumerate(targets) if sizes[k] > t]
@@ -353,7 +368,7 @@ class CodeStage:
                 )
                 if res.tokens_estimate < sizes[k] and _parses(b, res.code):
                     results[k] = res.code
-                    focal[k] = _named(res)
+                    focal[k] = _named(res, b, focuses[k])
                     undefined.add(k)
             if undefined:
                 current = _apply(messages, blocks, results)
@@ -392,6 +407,89 @@ _QUOTED_TAGS = frozenset(
         "ini",
     }
 )
+
+
+def _with_uses(
+    blocks: list[_Block], focuses: list[Focus], skip: set[int], count: Any
+) -> tuple[list[Focus], list[int]]:
+    """Each block's focus with the names the focal code of the other blocks (of its
+    language family) uses and does not define itself (an import is no definition): a
+    function asked about in one pasted file keeps what it calls in another. In a module
+    that imports by name (Python, JS, TS), a bare name it does not import is a local or
+    a builtin, not another file's. With the tokens each block's focal code and what the
+    others' uses of it need (``_shares``)."""
+    used: list[tuple[frozenset[str], frozenset[str]]] = []
+    wanted: list[list[Unit]] = []
+    for k, b in enumerate(blocks):
+        bare: set[str] = set()
+        members: set[str] = set()
+        focal_lines: list[str] = []
+        mine: list[Unit] = []
+        if k not in skip:
+            for u, d in find_focal(b.outline, focuses[k]).items():
+                if d == 0.0:
+                    mine.append(u)
+                    focal_lines += b.outline.lines[u.start : u.last + 1]
+                    bare |= code_names(b.outline, u)
+                    members.update(m for _, m in refs(b.outline, u)[2])
+        wanted.append(mine)
+        o = b.outline
+        own = {w for w, units in o.top.items() if any(u.kind != "import" for u in units)}
+        bare -= own
+        imports = [u for u in o.units if u.kind == "import"]
+        text = "\n".join(o.lines[r] for u in imports for r in range(u.start, u.last + 1))
+        # and what the focal code imports itself (a deferred `from .x import y`)
+        text += "\n" + "\n".join(x for x in focal_lines if _IMPORT_LINE.match(x))
+        if family(b.lang) in _BY_NAME and imports and not _STAR_IMPORT.search(text):
+            bare &= set(IDENT.findall(text))
+        used.append((frozenset(bare), frozenset(members)))
+    out = []
+    for j, b in enumerate(blocks):
+        others = [
+            used[k]
+            for k in range(len(blocks))
+            if k != j and family(blocks[k].lang) == family(b.lang)
+        ]
+        names = frozenset().union(*(n for n, _ in others))
+        called = frozenset().union(*(m for _, m in others))
+        if j in skip or not (names or called):
+            out.append(focuses[j])
+            continue
+        out.append(replace(focuses[j], uses=names, uses_members=called))
+        wanted[j] += [u for u, d in used_elsewhere(b.outline, out[j]).items() if d == 1.0]
+    needs = []
+    for b, units in zip(blocks, wanted, strict=True):
+        rows = sorted({r for u in units for r in range(u.first, u.last + 1)})
+        needs.append(count("\n".join(b.outline.lines[r] for r in rows)) if rows else 0)
+    return out, needs
+
+
+def _shares(blocks: list[_Block], needs: list[int], keep: int, skip: set[int]) -> list[int]:
+    """Each block's share of the ``keep`` tokens of code that may stay (``skip``: blocks
+    elided as repeats, 1 each): first what its
+    focal code and what other blocks' focal code uses of it need, then the rest by size.
+    (By size alone, a long file holding one helper another file's function calls takes
+    most of the room for its map while the helper does not fit.)"""
+    live = [k for k in range(len(blocks)) if k not in skip]
+    need = {k: min(needs[k], blocks[k].tokens) for k in live}
+    total = sum(need.values())
+    out = [1] * len(blocks)
+    if total > keep:
+        for k in live:
+            out[k] = max(1, keep * need[k] // max(1, total))
+        return out
+    rest = {k: blocks[k].tokens - need[k] for k in live}
+    pool = max(1, sum(rest.values()))
+    for k in live:
+        out[k] = max(1, need[k] + (keep - total) * rest[k] // pool)
+    return out
+
+
+# Languages whose modules import what they use from another file by name
+_BY_NAME = frozenset({"python", "javascript"})
+_IMPORT_LINE = re.compile(r"\s*(?:from\s+\S+\s+)?import\b")
+# `from x import *`, `export * from`: names come in unlisted (not `* as ns`: that lists ns)
+_STAR_IMPORT = re.compile(r"\bimport\s+\*|\*\s+from\b|\bimport\s*\(\s*\*")
 
 
 def _is_source(text: str, fences: list[Fence], path: str | None) -> bool:
@@ -471,9 +569,21 @@ def _block_rows(
     return out
 
 
-def _named(res: TrimResult) -> str:
-    """The focal units a note names (four at most)."""
-    return ", ".join(res.focal[:4]) or "none (signature map)"
+def _named(res: TrimResult, b: _Block, focus: Focus) -> str:
+    """The focal units a note names (four at most); with none, what of the block the
+    focal code of other blocks uses."""
+    if res.focal:
+        return ", ".join(res.focal[:4])
+    used = [
+        f"{u.owner}.{u.label}" if u.owner else u.label
+        for u, d in used_elsewhere(b.outline, focus).items()
+        if d == 1.0
+    ]
+    return (
+        f"none; used by other blocks' focal code: {', '.join(used[:4])}"
+        if used
+        else "none (signature map)"
+    )
 
 
 def _superseded(blocks: list[_Block], messages: list[Message]) -> dict[int, int]:

@@ -128,6 +128,8 @@ def find_focal(
     elif 0 < len(marked) <= 3:
         for u in marked:
             seed(u, 0.0)
+    for u, d in used_elsewhere(outline, focus).items():
+        seed(u, d)
     # A file:line reference: the innermost function holding the line is focal.
     located: set[Unit] = set()
     for row in sorted(focus.rows):
@@ -171,6 +173,37 @@ def find_focal(
         if u.kind == "class" and u.label in owners and u.children is None:
             seeds[u] = 1.0
     return seeds
+
+
+def used_elsewhere(outline: Outline, focus: Focus) -> dict[Unit, float]:
+    """Definitions here of what the focal code of another pasted file uses, with a seed
+    distance: context for it (`Model5` and its `total_5` for `m = Model5(); m.total_5()`;
+    `helper` for `util.helper()`). The class of a member it uses comes after the member:
+    whole where it fits, else opened for it."""
+    names, called = focus.uses, focus.uses | focus.uses_members
+    if not called:
+        return {}
+    out = {
+        u: 1.0
+        for u in outline.units
+        if u.owner in names and (u.name in called or called.intersection(u.defs))
+    }
+    opened = {u.owner for u in out}
+    for u in outline.units:
+        if u.owner is None and _defines(u, called):
+            out[u] = _OPENED if u.label in opened else 1.0
+    return out
+
+
+# Seed distance of a class whose member the focal code of another file uses.
+_OPENED = 1.3
+
+
+def _defines(u: Unit, names: frozenset[str]) -> bool:
+    """Whether top-level ``u`` is a definition of one of ``names``."""
+    if u.kind in ("func", "class") or (u.kind == "block" and u.name):
+        return u.label in names
+    return u.kind == "stmt" and bool(names.intersection(u.defs))
 
 
 def _innermost_function(outline: Outline, row: int) -> Unit | None:

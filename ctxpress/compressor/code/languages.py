@@ -211,6 +211,16 @@ def related(name: str, other: str | None) -> bool:
     return other is not None and (name == other or name in _FALLBACK.get(other, ()))
 
 
+# Languages whose files use each other's definitions (a `.c` file a header's, a `.tsx`
+# component a `.ts` module's).
+_FAMILY = {"cpp": "c", "typescript": "javascript", "tsx": "javascript"}
+
+
+def family(name: str) -> str:
+    """The language whose definitions code in ``name`` may use from another file."""
+    return _FAMILY.get(name, name)
+
+
 _lock = threading.Lock()
 
 

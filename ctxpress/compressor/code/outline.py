@@ -342,6 +342,10 @@ class Focus:
     rows: frozenset[int] = frozenset()  # 0-based rows named by file:line references
     # names the newest user message gives; None where no message is newer than the rest
     current: frozenset[str] | None = None
+    # names the focal code of another file pasted beside this one uses, bare (`Model`) and
+    # as members (`m.total()`): their definitions here are that code's context
+    uses: frozenset[str] = frozenset()
+    uses_members: frozenset[str] = frozenset()
 
 
 # ---------------------------------------------------------------------------- outline
