@@ -74,7 +74,7 @@ def _defs(lang: str, path: str) -> tuple[str, list[Any], set[str] | None] | None
         for n in _preorder(tree.root_node):
             text = n.text.decode("utf-8", "replace") if n.text is not None else ""
             if n.type in IMPORTS or (n.type in DECLS and "require(" in text):
-                if re.search(r"\bimport\s+\*|\*\s+from\b", text):
+                if re.search(r"\bimport\s+\*(?!\s*as\b)", text):  # Python's wildcard
                     imported = None
                     break
                 imported |= set(re.findall(r"\w+", text))

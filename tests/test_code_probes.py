@@ -1968,3 +1968,113 @@ def test_blocks_share_the_budget_by_what_the_question_needs_first() -> None:
     assert helper.rstrip("\n") in text
     assert load.rstrip("\n") in text
     assert not res.over_budget
+
+
+def _two_files(tag: str, first: str, second: str, question: str) -> tuple[str, str]:
+    """The two blocks of the answer, both files pasted in one message at a third."""
+    msgs = [
+        {
+            "role": "user",
+            "content": f"a:\n```{tag}\n{first}```\n\nb:\n```{tag}\n{second}```\n{question}",
+        }
+    ]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    assert not res.over_budget
+    text = str(res.messages[0]["content"])
+    return text[: text.index("\nb:\n")], text[text.index("\nb:\n") :]
+
+
+def test_a_type_another_file_uses_is_found_in_a_group_or_apart_from_its_methods() -> None:
+    # Go: a type in a `type ( … )` group
+    errors = _fill("go") + "type (\n\terrA struct{ r rune }\n\terrB struct{ line int }\n)\n"
+    lexer = _fill("go").replace("helper", "step") + (
+        "func lexB(s string) error {\n\treturn errB{line: len(s)}\n}\n"
+    )
+    first, _ = _two_files("go", errors, lexer, "Why does `lexB` report line 0?")
+    assert "\terrB struct{ line int }" in first
+    # Rust: a struct whose `new` another file calls, its impl apart, in a tight budget
+    struct = "pub struct Finder {\n" + "".join(f"    field_{i}: usize,\n" for i in range(6)) + "}"
+    new = (
+        "    pub fn new(needle: u8) -> Finder {\n"
+        + "".join(f"        let x{i} = needle as usize + {i};\n" for i in range(6))
+        + "        Finder { field_0: x0, field_1: x1, field_2: x2, field_3: x3, field_4: x4,"
+        + " field_5: x5 }\n    }"
+    )
+    iters = _fill("rust") + struct + "\n\nimpl Finder {\n" + new + "\n}\n"
+    focal = "pub fn find_last(b: u8) -> Finder {\n    Finder::new(b)\n}"
+    user = _fill("rust").replace("helper", "other") + focal + "\n"
+    msgs = [
+        {
+            "role": "user",
+            "content": f"a:\n```rust\n{iters}```\n\nb:\n```rust\n{user}```\n"
+            "Why does `find_last` start at 0?",
+        }
+    ]
+    prose = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(iters + user)
+    need = ctxpress.count_tokens(struct + new + focal)
+    res = _ask(msgs, prose + need + need // 3)
+    text = str(res.messages[0]["content"])
+    assert struct in text and new in text and focal in text
+    assert not res.over_budget
+
+
+def test_a_local_name_of_the_focal_code_is_no_use_of_another_file() -> None:
+    # `left` is the focal function's own variable; the module does not import it
+    helpers = (
+        _fill("js-module")
+        + "export function left(a) {\n"
+        + "".join(f"  a = a.concat([{i}]);\n" for i in range(12))
+        + "  return a;\n}\n\nexport function pair(l, r) {\n  return { l, r };\n}\n"
+    )
+    user = (
+        "import * as F from './function';\nimport { pair } from './pair';\n\n"
+        + _fill("js-module").replace("util", "task")
+        + "export function split(xs) {\n  const left = xs.slice(1);\n  return pair(left, F);\n}\n"
+    )
+    first, _ = _two_files("js", helpers, user, "Why does `split` lose the first item?")
+    assert "export function pair(l, r) {\n  return { l, r };\n}" in first
+    assert "  a = a.concat([5]);" not in first
+
+
+def test_a_c_field_read_is_no_call_of_a_function_of_that_name() -> None:
+    body = "".join(f"    n += s[{i}] == 0;\n" for i in range(12))
+    util = (
+        _fill("c")
+        + "int len(const char *s)\n{\n    int n = 0;\n"
+        + body
+        + "    return n;\n}\n\nint scale(int x)\n{\n    return x * 3 + 1;\n}\n"
+    )
+    user = _fill("c").replace("helper", "local") + (
+        "int area(struct box *b)\n{\n    return scale(b->len) * 2;\n}\n"
+    )
+    first, _ = _two_files("c", util, user, "Why is `area` off by two?")
+    assert "int scale(int x)\n{\n    return x * 3 + 1;\n}" in first
+    assert "    n += s[5] == 0;" not in first
+
+
+def test_an_agent_s_reads_of_two_files_keep_what_the_task_s_function_uses() -> None:
+    helper = "def normalise(rows):\n" + "".join(
+        f"    rows = [r.strip().lower() for r in rows if r != '{i}']\n" for i in range(14)
+    )
+    util = _fill("python", 20) + helper + "    return rows\n"
+    load = "def load(path):\n    return normalise(open(path))\n"
+    main = "from util import normalise\n\n\n" + _fill("python", 20).replace("helper", "task") + load
+
+    def read(i: int, path: str, content: str) -> list[dict[str, object]]:
+        call = {"id": f"c{i}", "type": "function"}
+        call["function"] = {"name": "read_file", "arguments": json.dumps({"path": path})}
+        return [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": f"c{i}", "content": content},
+        ]
+
+    msgs = [
+        {"role": "user", "content": "`load` drops rows. Fix it."},
+        *read(1, "util.py", util),
+        *read(2, "main.py", main),
+    ]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    assert helper in str(res.messages[2]["content"])
+    assert load.rstrip() in str(res.messages[4]["content"])
+    assert res.stages[0].notes[0].endswith("used by other blocks' focal code: normalise")
+    assert not res.over_budget

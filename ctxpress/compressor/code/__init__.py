@@ -488,8 +488,9 @@ def _shares(blocks: list[_Block], needs: list[int], keep: int, skip: set[int]) -
 # Languages whose modules import what they use from another file by name
 _BY_NAME = frozenset({"python", "javascript"})
 _IMPORT_LINE = re.compile(r"\s*(?:from\s+\S+\s+)?import\b")
-# `from x import *`, `export * from`: names come in unlisted (not `* as ns`: that lists ns)
-_STAR_IMPORT = re.compile(r"\bimport\s+\*|\*\s+from\b|\bimport\s*\(\s*\*")
+# `from x import *`: names come in unlisted (not JS `import * as ns`, which binds ns alone;
+# `export * from` binds none here)
+_STAR_IMPORT = re.compile(r"\bimport\s+\*(?!\s*as\b)")
 
 
 def _is_source(text: str, fences: list[Fence], path: str | None) -> bool:
@@ -574,8 +575,10 @@ def _named(res: TrimResult, b: _Block, focus: Focus) -> str:
     focal code of other blocks uses."""
     if res.focal:
         return ", ".join(res.focal[:4])
+    called = focus.uses | focus.uses_members
     used = [
-        f"{u.owner}.{u.label}" if u.owner else u.label
+        # (of a `type ( … )` group, the name used)
+        f"{u.owner}.{u.label}" if u.owner else next((w for w in u.defs if w in called), u.label)
         for u, d in used_elsewhere(b.outline, focus).items()
         if d == 1.0
     ]

@@ -179,7 +179,8 @@ def used_elsewhere(outline: Outline, focus: Focus) -> dict[Unit, float]:
     """Definitions here of what the focal code of another pasted file uses, with a seed
     distance: context for it (`Model5` and its `total_5` for `m = Model5(); m.total_5()`;
     `helper` for `util.helper()`). The class of a member it uses comes after the member:
-    whole where it fits, else opened for it."""
+    whole where it fits, else opened for it; a type whose methods are defined apart
+    (`impl Memchr3` for `Memchr3::new`) is as close as they are."""
     names, called = focus.uses, focus.uses | focus.uses_members
     if not called:
         return {}
@@ -189,9 +190,13 @@ def used_elsewhere(outline: Outline, focus: Focus) -> dict[Unit, float]:
         if u.owner in names and (u.name in called or called.intersection(u.defs))
     }
     opened = {u.owner for u in out}
+    # a member name may be a module's function (`util.helper()`), but not in C: `s->len`
+    # reads a field, whatever function is named `len`
+    tops = names if outline.lang == "c" else called
     for u in outline.units:
-        if u.owner is None and _defines(u, called):
-            out[u] = _OPENED if u.label in opened else 1.0
+        if u.owner is None and _defines(u, tops):
+            # (a type defined apart from its methods, Rust's or Go's, is no container)
+            out[u] = _OPENED if u.label in opened and u.children is not None else 1.0
     return out
 
 
@@ -200,9 +205,10 @@ _OPENED = 1.3
 
 
 def _defines(u: Unit, names: frozenset[str]) -> bool:
-    """Whether top-level ``u`` is a definition of one of ``names``."""
+    """Whether top-level ``u`` is a definition of one of ``names`` (by its name, or one
+    of those it defines: a Go `type ( … )` group, a C `typedef struct a { … } b;`)."""
     if u.kind in ("func", "class") or (u.kind == "block" and u.name):
-        return u.label in names
+        return u.label in names or (u.kind == "class" and bool(names.intersection(u.defs)))
     return u.kind == "stmt" and bool(names.intersection(u.defs))
 
 
