@@ -6,7 +6,8 @@ Debian Go / Rust / C / C++ sources. A task: a function or method of 3..80 lines 
 (name of 3+ chars, unique in B) whose body refers by bare name to top-level definitions of
 another file A in the same folder (a Python package, a JS/TS folder, a Go package, C
 sources beside their headers), names B does not define itself and A defines once (and, in
-Python / JS / TS, B imports, unless by a wildcard: else a builtin's or a global's); the
+Python / JS / TS, B imports, unless by a wildcard: else a builtin's or a global's); of a
+type the function reads members through (`Objects.requireNonNull`), those members; the
 same code_todo reader finds definitions and references with tree-sitter. Gold: those
 definitions of A. At most 3 tasks per file B and 20 per package; Random(13) draws them.
 
@@ -44,7 +45,7 @@ from ctxpress.compressor.code.languages import clean_parse, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "code_files.json"
-LANGS = ("python", "javascript", "typescript", "go", "c", "rust")
+LANGS = ("python", "javascript", "typescript", "go", "c", "cpp", "rust", "java")
 PER_FILE, PER_PACKAGE = 3, 20
 # Languages whose modules bind another file's names by importing them: a name used but not
 # imported there is a builtin or a global, whatever another file defines
@@ -96,10 +97,14 @@ def tasks_for(
         read = {f: d for f in sorted(folders[folder]) if (d := _defs(lang, f)) is not None}
         # top-level definitions of each name, by file
         where: dict[str, list[tuple[str, Any]]] = defaultdict(list)
+        members: dict[tuple[str, str], list[Any]] = defaultdict(list)  # (file, type) -> members
         for f, (_, defs, _) in read.items():
             for d in defs:
                 if d.owner is None:
                     where[d.name].append((f, d))
+                else:
+                    members[(f, d.owner)].append(d)
+        folder_types = {n for n, homes in where.items() if any(d.kind == "type" for _, d in homes)}
         files_b = list(read)
         rnd.shuffle(files_b)
         for fb in files_b:
@@ -121,13 +126,18 @@ def tasks_for(
                     continue
                 if not 3 <= d.b - d.a + 1 <= 80 or counts[d.name] != 1 or len(d.name) < 3:
                     continue
-                refs = references(lang, d, core, {d.owner} if d.owner else set(), types)
+                own_type = {d.owner} if d.owner else set()
+                refs = references(lang, d, core, own_type, types | (folder_types - own))
                 by_file: dict[str, list[Any]] = defaultdict(list)
                 names = refs.top - own if imported is None else (refs.top - own) & imported
                 for name in sorted(names):
                     homes = where.get(name, [])
-                    if len(homes) == 1 and homes[0][0] != fb:
-                        by_file[homes[0][0]].append(homes[0][1])
+                    if len(homes) != 1 or homes[0][0] == fb:
+                        continue
+                    fa, x = homes[0]
+                    # a type read through (`Objects.requireNonNull`): the members read
+                    used = [m for m in members[(fa, name)] if m.name in refs.qualified[name]]
+                    by_file[fa] += used if x.kind == "type" and used else [x]
                 if not by_file:
                     continue
                 fa = max(sorted(by_file), key=lambda f: len(by_file[f]))

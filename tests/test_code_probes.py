@@ -2078,3 +2078,19 @@ def test_an_agent_s_reads_of_two_files_keep_what_the_task_s_function_uses() -> N
     assert load.rstrip() in str(res.messages[4]["content"])
     assert res.stages[0].notes[0].endswith("used by other blocks' focal code: normalise")
     assert not res.over_budget
+
+
+def test_a_cpp_alias_template_the_focal_code_uses_stays_defined() -> None:
+    alias = "template <typename T>\nusing Vec = std::vector<T>;"
+    code = (
+        "#include <vector>\n\nnamespace util {\n\n"
+        + _fill("cpp")
+        + alias
+        + "\n\n"
+        + _fill("cpp").replace("helper", "other")
+        + "Vec<int> split(int n) {\n    Vec<int> v(n);\n    return v;\n}\n\n}  // namespace util\n"
+    )
+    out, res = _send("Why does `split` return too few items?", "cpp", code, 0.3)
+    assert alias in out
+    assert "    Vec<int> v(n);" in out
+    assert not res.over_budget

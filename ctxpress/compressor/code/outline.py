@@ -1002,8 +1002,11 @@ class _Builder:
             )
             return unit
         names = decl_names(node)
-        if not names and core is not node and core.type in spec.bodied:
-            names = decl_names(core)  # `export type X = …`, `export enum E {…}`
+        if not names and core is not node and (
+            core.type in spec.bodied or core.type == "alias_declaration"
+        ):
+            # `export type X = …`, `export enum E {…}`, `template <…> using X = …;`
+            names = decl_names(core)
         unit.defs = tuple(dict.fromkeys(names))
         if ctype in spec.bodied or node.type in spec.bodied:
             body = self.find_body(core)
