@@ -1002,8 +1002,10 @@ class _Builder:
             )
             return unit
         names = decl_names(node)
-        if not names and core is not node and (
-            core.type in spec.bodied or core.type == "alias_declaration"
+        if (
+            not names
+            and core is not node
+            and (core.type in spec.bodied or core.type == "alias_declaration")
         ):
             # `export type X = …`, `export enum E {…}`, `template <…> using X = …;`
             names = decl_names(core)
