@@ -281,7 +281,16 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
     name defined once so (tests that each define their own `fn x` name none). With a
     file:line reference, the named closures the lines are in instead (``_closures_at``):
-    a report's source line names what it calls, not what it is in."""
+    a report's source line names what it calls, not what it is in. Kept on the outline
+    (read-only): a block is planned several times with one focus."""
+    key = (focus.strong, focus.rows)
+    known = outline.nested.get(key)
+    if known is None:
+        known = outline.nested[key] = _nested_definitions(outline, focus)
+    return known
+
+
+def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     if focus.rows:
         return _closures_at(outline, focus.rows)
     defined = {u.name for u in outline.units}

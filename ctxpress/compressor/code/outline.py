@@ -330,6 +330,10 @@ class Outline:
     types: dict[str, list[Unit]] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)
     tree: Any = None  # the syntax tree the units were read from
+    # ``focal.nested_definitions`` by the focus's names and rows
+    nested: dict[tuple[frozenset[str], frozenset[int]], dict[Unit, list[int]]] = field(
+        default_factory=dict, repr=False
+    )
 
 
 @dataclass(frozen=True)
