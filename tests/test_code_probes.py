@@ -2094,3 +2094,25 @@ def test_a_cpp_alias_template_the_focal_code_uses_stays_defined() -> None:
     assert alias in out
     assert "    Vec<int> v(n);" in out
     assert not res.over_budget
+
+
+def test_tests_of_the_asked_function_in_another_pasted_file_are_kept() -> None:
+    parse = "def parse(text):\n    items = text.split(',')\n    return [i.strip() for i in items]\n"
+    src = _fill("python", 15) + parse
+    others = "".join(
+        f"def test_helper_{i}():\n    assert helper3({i}, 1) == {i}\n"
+        f"    assert helper3({i}, 2) == {i}\n\n\n"
+        for i in range(15)
+    )
+    calls = "".join(
+        f"def test_parse_case_{i}():\n    assert parse('{'x,' * i}') == {['x'] * i}\n\n\n"
+        for i in range(1, 8)
+    )
+    empty = "def test_parse_empty():\n    assert parse('') == []\n"
+    tests = "from parser import parse, helper3\n\n\n" + others + calls + empty
+    first, second = _two_files("python", src, tests, "Why does `parse` fail on empty input?")
+    assert parse.rstrip("\n") in first
+    # the test the prose points at first, then a few more of those calling it; no others
+    assert empty.rstrip("\n") in second
+    assert "    assert helper3(4, 1) == 4" not in second
+    assert sum(f"def test_parse_case_{i}():\n    assert" in second for i in range(1, 8)) <= 3

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
-from ctxpress.compressor.code.focal import find_focal, used_elsewhere
+from ctxpress.compressor.code.focal import find_focal, used_elsewhere, users_elsewhere
 from ctxpress.compressor.code.languages import (
     candidates,
     clean_parse,
@@ -419,6 +419,7 @@ def _with_uses(
     a builtin, not another file's. With the tokens each block's focal code and what the
     others' uses of it need (``_shares``)."""
     used: list[tuple[frozenset[str], frozenset[str]]] = []
+    defined: list[frozenset[str]] = []  # the names of each block's focal units
     wanted: list[list[Unit]] = []
     for k, b in enumerate(blocks):
         bare: set[str] = set()
@@ -433,6 +434,7 @@ def _with_uses(
                     bare |= code_names(b.outline, u)
                     members.update(m for _, m in refs(b.outline, u)[2])
         wanted.append(mine)
+        defined.append(frozenset(u.label for u in mine if u.label))
         o = b.outline
         own = {w for w, units in o.top.items() if any(u.kind != "import" for u in units)}
         bare -= own
@@ -445,18 +447,16 @@ def _with_uses(
         used.append((frozenset(bare), frozenset(members)))
     out = []
     for j, b in enumerate(blocks):
-        others = [
-            used[k]
-            for k in range(len(blocks))
-            if k != j and family(blocks[k].lang) == family(b.lang)
-        ]
-        names = frozenset().union(*(n for n, _ in others))
-        called = frozenset().union(*(m for _, m in others))
-        if j in skip or not (names or called):
+        kin = [k for k in range(len(blocks)) if k != j and family(blocks[k].lang) == family(b.lang)]
+        names = frozenset().union(*(used[k][0] for k in kin))
+        called = frozenset().union(*(used[k][1] for k in kin))
+        asked = frozenset().union(*(defined[k] for k in kin))
+        if j in skip or not (names or called or asked):
             out.append(focuses[j])
             continue
-        out.append(replace(focuses[j], uses=names, uses_members=called))
+        out.append(replace(focuses[j], uses=names, uses_members=called, defined_elsewhere=asked))
         wanted[j] += [u for u, d in used_elsewhere(b.outline, out[j]).items() if d == 1.0]
+        wanted[j] += users_elsewhere(b.outline, out[j])
     needs = []
     for b, units in zip(blocks, wanted, strict=True):
         rows = sorted({r for u in units for r in range(u.first, u.last + 1)})
@@ -582,11 +582,12 @@ def _named(res: TrimResult, b: _Block, focus: Focus) -> str:
         for u, d in used_elsewhere(b.outline, focus).items()
         if d == 1.0
     ]
-    return (
-        f"none; used by other blocks' focal code: {', '.join(used[:4])}"
-        if used
-        else "none (signature map)"
-    )
+    if used:
+        return f"none; used by other blocks' focal code: {', '.join(used[:4])}"
+    users = [u.label for u in users_elsewhere(b.outline, focus)]
+    if users:
+        return f"none; uses other blocks' focal code: {', '.join(users)}"
+    return "none (signature map)"
 
 
 def _superseded(blocks: list[_Block], messages: list[Message]) -> dict[int, int]:

@@ -130,6 +130,8 @@ def find_focal(
             seed(u, 0.0)
     for u, d in used_elsewhere(outline, focus).items():
         seed(u, d)
+    for u in users_elsewhere(outline, focus):
+        seed(u, _USER_ELSEWHERE)
     # A file:line reference: the innermost function holding the line is focal.
     located: set[Unit] = set()
     for row in sorted(focus.rows):
@@ -202,6 +204,42 @@ def used_elsewhere(outline: Outline, focus: Focus) -> dict[Unit, float]:
 
 # Seed distance of a class whose member the focal code of another file uses.
 _OPENED = 1.3
+
+
+def users_elsewhere(outline: Outline, focus: Focus) -> list[Unit]:
+    """Functions here that use what the focal code of another pasted file defines (its
+    tests, its call sites), at most ``_USERS_ELSEWHERE``: those whose names share the
+    most words with the prose first (`test_parse_empty` for "fails on empty input").
+    Kept on the outline (read-only), as a block is planned several times."""
+    known = outline.users.get(focus)
+    if known is None:
+        known = outline.users[focus] = _users_elsewhere(outline, focus)
+    return known
+
+
+def _users_elsewhere(outline: Outline, focus: Focus) -> list[Unit]:
+    own = {w for w, units in outline.top.items() if any(u.kind != "import" for u in units)}
+    names = focus.defined_elsewhere - own  # (a name defined here too is its own)
+    if not names:
+        return []
+    said = {w for n in focus.weak | focus.strong for w in subwords(n)}
+    found = [
+        u
+        for u in outline.units
+        if u.kind == "func"
+        and not u.empty
+        # (``refs``, kept on the unit, first: ``code_names`` reads the text again)
+        and (
+            (names & refs(outline, u)[0] and names & code_names(outline, u))
+            or names.intersection(m for _, m in refs(outline, u)[2])
+        )
+    ]
+    found.sort(key=lambda u: (-len(said.intersection(subwords(u.label))), u.order))
+    return found[:_USERS_ELSEWHERE]
+
+
+# Seed distance of code that uses another pasted file's focal code, and how many at most.
+_USER_ELSEWHERE, _USERS_ELSEWHERE = 1.5, 4
 
 
 def _defines(u: Unit, names: frozenset[str]) -> bool:

@@ -334,6 +334,8 @@ class Outline:
     nested: dict[tuple[frozenset[str], frozenset[int]], dict[Unit, list[int]]] = field(
         default_factory=dict, repr=False
     )
+    # ``focal.users_elsewhere`` by focus
+    users: dict[Focus, list[Unit]] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)
@@ -350,6 +352,9 @@ class Focus:
     # as members (`m.total()`): their definitions here are that code's context
     uses: frozenset[str] = frozenset()
     uses_members: frozenset[str] = frozenset()
+    # names the focal code of another pasted file defines: code here that uses them (its
+    # tests, its call sites) is context for it
+    defined_elsewhere: frozenset[str] = frozenset()
 
 
 # ---------------------------------------------------------------------------- outline
