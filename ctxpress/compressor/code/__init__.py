@@ -5,6 +5,9 @@ parses them with tree-sitter, and, only while the request is over budget, keeps 
 focal definitions and what they use, collapses other bodies to their signatures and
 drops the least related units. A trimmed block that does not parse is left as it was.
 Prose around the blocks is never touched; a message is copied only if a block changed.
+The blocks of one request are one context: what the focal code of one uses from another,
+and a few of its callers there, are kept too, and the budget goes first to what the
+question needs of each block.
 """
 
 from __future__ import annotations
@@ -322,7 +325,7 @@ class CodeStage:
             Focus() if k in repeats else replace(focus, rows=rows[k]) for k in range(len(blocks))
         ]
         if len(blocks) > 1:
-            focuses, needs = _with_uses(blocks, focuses, set(repeats), ctx.counter.text)
+            focuses, needs = _across_files(blocks, focuses, set(repeats), ctx.counter.text)
             # (``keep`` counts line numbers too, as the message shows them; shares do not)
             code = sum(b.tokens for k, b in enumerate(blocks) if k not in repeats)
             targets = _shares(blocks, needs, keep * code // max(1, total_code), set(repeats))
@@ -409,15 +412,16 @@ _QUOTED_TAGS = frozenset(
 )
 
 
-def _with_uses(
+def _across_files(
     blocks: list[_Block], focuses: list[Focus], skip: set[int], count: Any
 ) -> tuple[list[Focus], list[int]]:
-    """Each block's focus with the names the focal code of the other blocks (of its
-    language family) uses and does not define itself (an import is no definition): a
-    function asked about in one pasted file keeps what it calls in another. In a module
-    that imports by name (Python, JS, TS), a bare name it does not import is a local or
-    a builtin, not another file's. With the tokens each block's focal code and what the
-    others' uses of it need (``_shares``)."""
+    """Each block's focus with what the focal code of the other blocks (of its language
+    family) uses and does not define itself (an import is no definition), and what it
+    defines: a function asked about in one pasted file keeps what it calls in another,
+    and a few of its callers there (its tests). In a module that imports by name
+    (Python, JS, TS), a bare name it does not import is a local or a builtin, not another
+    file's. With the tokens each block's focal code and those definitions and callers
+    need (``_shares``)."""
     used: list[tuple[frozenset[str], frozenset[str]]] = []
     defined: list[frozenset[str]] = []  # the names of each block's focal units
     wanted: list[list[Unit]] = []
@@ -466,10 +470,9 @@ def _with_uses(
 
 def _shares(blocks: list[_Block], needs: list[int], keep: int, skip: set[int]) -> list[int]:
     """Each block's share of the ``keep`` tokens of code that may stay (``skip``: blocks
-    elided as repeats, 1 each): first what its
-    focal code and what other blocks' focal code uses of it need, then the rest by size.
-    (By size alone, a long file holding one helper another file's function calls takes
-    most of the room for its map while the helper does not fit.)"""
+    elided as repeats, 1 token each): first what the question needs of it (``needs``),
+    then the rest by size. (By size alone, a long file holding one helper another file's
+    function calls takes most of the room for its map while the helper does not fit.)"""
     live = [k for k in range(len(blocks)) if k not in skip]
     need = {k: min(needs[k], blocks[k].tokens) for k in live}
     total = sum(need.values())
