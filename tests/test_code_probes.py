@@ -2116,3 +2116,17 @@ def test_tests_of_the_asked_function_in_another_pasted_file_are_kept() -> None:
     assert empty.rstrip("\n") in second
     assert "    assert helper3(4, 1) == 4" not in second
     assert sum(f"def test_parse_case_{i}():\n    assert" in second for i in range(1, 8)) <= 3
+
+
+def test_a_parameter_is_no_use_of_another_file_s_name() -> None:
+    # Go: the parameter `count` is not the function `count` of the other file
+    counter = _fill("go") + (
+        "func count(v int, s string) int {\n"
+        + "".join(f"\tv += len(s) * {i}\n" for i in range(12))
+        + "\treturn v\n}\n"
+    )
+    totals = _fill("go").replace("helper", "step") + (
+        "func Total(count int) int {\n\treturn count * 2\n}\n"
+    )
+    first, _ = _two_files("go", counter, totals, "Why does `Total` double?")
+    assert "\tv += len(s) * 5" not in first

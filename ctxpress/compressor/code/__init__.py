@@ -26,6 +26,7 @@ from ctxpress.compressor.code.languages import (
     family,
     from_filename,
     from_tag,
+    node_text,
     related,
 )
 from ctxpress.compressor.code.numbered import listing_span, renumber, strip_numbers
@@ -36,6 +37,7 @@ from ctxpress.compressor.code.outline import (
     Unit,
     build_outline,
     code_names,
+    node_at,
     refs,
 )
 from ctxpress.compressor.code.prose import (
@@ -427,16 +429,27 @@ def _across_files(
     wanted: list[list[Unit]] = []
     for k, b in enumerate(blocks):
         bare: set[str] = set()
-        members: set[str] = set()
+        members: set[tuple[str, str]] = set()
         focal_lines: list[str] = []
         mine: list[Unit] = []
         if k not in skip:
             for u, d in find_focal(b.outline, focuses[k]).items():
                 if d == 0.0:
                     mine.append(u)
-                    focal_lines += b.outline.lines[u.start : u.last + 1]
-                    bare |= code_names(b.outline, u)
-                    members.update(m for _, m in refs(b.outline, u)[2])
+                    lines = b.outline.lines[u.start : u.last + 1]
+                    focal_lines += lines
+                    # its parameters and locals are its own, whatever another file defines
+                    local = _parameters(b.outline, u) | _locals("\n".join(lines))
+                    bare |= code_names(b.outline, u) - local
+                    # `this.log` is a member of its own class or of a base class (perhaps
+                    # defined in another file), not of any other file's class
+                    bases = b.outline.bases.get(u.owner or "", [])
+                    for r, m in refs(b.outline, u)[2]:
+                        if r in _SELF:
+                            members.update((base, m) for base in bases)
+                        elif r not in local:
+                            members.add((r, m))
+                    bare.update(bases)
         wanted.append(mine)
         defined.append(frozenset(u.label for u in mine if u.label))
         o = b.outline
@@ -448,7 +461,9 @@ def _across_files(
         text += "\n" + "\n".join(x for x in focal_lines if _IMPORT_LINE.match(x))
         if family(b.lang) in _BY_NAME and imports and not _STAR_IMPORT.search(text):
             bare &= set(IDENT.findall(text))
-        used.append((frozenset(bare), frozenset(members)))
+            # a member of what the module imports (`F.flow`), not of any object
+            members = {(r, m) for r, m in members if r in bare}
+        used.append((frozenset(bare), frozenset(m for _, m in members)))
     out = []
     for j, b in enumerate(blocks):
         kin = [k for k in range(len(blocks)) if k != j and family(blocks[k].lang) == family(b.lang)]
@@ -486,6 +501,53 @@ def _shares(blocks: list[_Block], needs: list[int], keep: int, skip: set[int]) -
     for k in live:
         out[k] = max(1, need[k] + (keep - total) * rest[k] // pool)
     return out
+
+
+def _parameters(outline: Outline, u: Unit) -> set[str]:
+    """The names a function's parameter list binds (not its types or defaults)."""
+    node = node_at(outline, u.start) if outline.tree is not None else None
+    while node is not None and node.type not in outline.spec.functions:
+        node = node.parent
+    if node is None:
+        return set()
+    params = next((n for n in _preorder(node, u.head_end) if n.type in _PARAMETER_LISTS), None)
+    out: set[str] = set()
+    stack = [params] if params is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type in ("identifier", "shorthand_property_identifier_pattern"):
+            out.add(node_text(n))
+        for i, c in enumerate(n.children):
+            if n.field_name_for_child(i) not in ("type", "value", "default_value"):
+                stack.append(c)
+    return out
+
+
+def _preorder(node: Any, last_row: int) -> Any:
+    """Nodes under ``node`` in source order, down to those starting by ``last_row``."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.start_point[0] > last_row:
+            continue
+        yield n
+        stack.extend(reversed(n.children))
+
+
+_PARAMETER_LISTS = frozenset(
+    {"parameters", "formal_parameters", "parameter_list", "lambda_parameters"}
+)
+# A local a body declares or assigns (`const x =`, `x :=`, `let mut x =`, `x = …`)
+_LOCAL = re.compile(
+    r"\b(?:const|let|var|auto)\s+(?:mut\s+)?([A-Za-z_$][\w$]*)\s*(?::(?!:)[^=;]*)?=(?!=)|"
+    r"([A-Za-z_$][\w$]*)\s*:=|^[ \t]+([A-Za-z_$][\w$]*)[ \t]*=(?!=)",
+    re.M,
+)
+_SELF = frozenset({"self", "this", "cls", "super", "Self"})
+
+
+def _locals(text: str) -> set[str]:
+    return {g for m in _LOCAL.findall(text) for g in m if g}
 
 
 # Languages whose modules import what they use from another file by name
@@ -585,6 +647,7 @@ def _named(res: TrimResult, b: _Block, focus: Focus) -> str:
         for u, d in used_elsewhere(b.outline, focus).items()
         if d == 1.0
     ]
+    used = list(dict.fromkeys(used))
     if used:
         return f"none; used by other blocks' focal code: {', '.join(used[:4])}"
     users = [u.label for u in users_elsewhere(b.outline, focus)]
