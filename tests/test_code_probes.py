@@ -2130,3 +2130,17 @@ def test_a_parameter_is_no_use_of_another_file_s_name() -> None:
     )
     first, _ = _two_files("go", counter, totals, "Why does `Total` double?")
     assert "\tv += len(s) * 5" not in first
+
+
+def test_a_read_file_whose_docstring_has_a_tilde_underline_is_trimmed() -> None:
+    # an RST header underline (`~~~~~~~`) opens a fence that runs to the end of the file
+    src = '"""\npkg.mod\n~~~~~~~\n\nA module.\n"""\n\nimport re\n\n\n' + _fill("python", 30)
+    msgs = [
+        {"role": "user", "content": "Why does `helper3` fail?"},
+        *_read(1, src),
+    ]
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 4)
+    out = str(res.messages[2]["content"])
+    assert "def helper3(a, b):\n    r = a * 3 + b\n    return r if r > 10 else -r" in out
+    assert len(out) < len(src) // 2
+    assert not res.over_budget

@@ -562,9 +562,12 @@ def _is_source(text: str, fences: list[Fence], path: str | None) -> bool:
     """Whether a message holding fences is itself a source file: what lies outside them
     reads like code, and the whole parses (a fence line is valid in no grammar outside a
     comment or string, so a chat message with fenced code never does)."""
-    if not candidates(outside_fences(text, fences)):
+    lang = from_filename(path) if path else None
+    # (a file its path names as source needs no cue outside them: a module docstring's
+    # `~~~~` underline reads as a fence opened to the end of the file)
+    if lang is None and not candidates(outside_fences(text, fences)):
         return False
-    return detect(text, from_filename(path) if path else None) is not None
+    return detect(text, lang) is not None
 
 
 def _parses(b: _Block, code: str) -> bool:
