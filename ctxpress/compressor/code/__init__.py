@@ -37,6 +37,7 @@ from ctxpress.compressor.code.outline import (
     Unit,
     build_outline,
     code_names,
+    defined_names,
     node_at,
     refs,
 )
@@ -453,8 +454,7 @@ def _across_files(
         wanted.append(mine)
         defined.append(frozenset(u.label for u in mine if u.label))
         o = b.outline
-        own = {w for w, units in o.top.items() if any(u.kind != "import" for u in units)}
-        bare -= own
+        bare -= defined_names(o)
         imports = [u for u in o.units if u.kind == "import"]
         text = "\n".join(o.lines[r] for u in imports for r in range(u.start, u.last + 1))
         # and what the focal code imports itself (a deferred `from .x import y`)

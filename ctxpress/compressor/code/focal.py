@@ -18,6 +18,7 @@ from ctxpress.compressor.code.outline import (
     Unit,
     ancestors,
     code_names,
+    defined_names,
     node_at,
     refs,
 )
@@ -218,11 +219,10 @@ def users_elsewhere(outline: Outline, focus: Focus) -> list[Unit]:
 
 
 def _users_elsewhere(outline: Outline, focus: Focus) -> list[Unit]:
-    own = {w for w, units in outline.top.items() if any(u.kind != "import" for u in units)}
-    names = focus.defined_elsewhere - own  # (a name defined here too is its own)
+    names = focus.defined_elsewhere - defined_names(outline)  # (one defined here is its own)
     if not names:
         return []
-    said = {w for n in focus.weak | focus.strong for w in subwords(n)}
+    said = prose_words(focus)
     found = [
         u
         for u in outline.units
@@ -411,6 +411,11 @@ def _stem(word: str) -> str:
 
 def subwords(name: str) -> list[str]:
     return [_stem(w) for w in _SUBWORD.findall(name) if len(w) > 2 and w.lower() not in _STOP]
+
+
+def prose_words(focus: Focus) -> set[str]:
+    """The words (``subwords``) of the names and words the prose gives."""
+    return {w for n in focus.weak | focus.strong for w in subwords(n)}
 
 
 def is_docstring(outline: Outline, u: Unit) -> bool:

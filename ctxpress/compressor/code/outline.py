@@ -1234,6 +1234,11 @@ def _split(outline: Outline, first: int, last: int) -> tuple[str, str]:
     return code.decode(errors="replace"), prose.decode(errors="replace")
 
 
+def defined_names(outline: Outline) -> set[str]:
+    """The names a top-level definition binds (an import binds a name, but defines none)."""
+    return {w for w, units in outline.top.items() if any(u.kind != "import" for u in units)}
+
+
 def code_names(outline: Outline, unit: Unit) -> frozenset[str]:
     """The bare names ``refs`` reads in ``unit``, less those only its comments and string
     literals (a docstring) contain: the names it really uses."""

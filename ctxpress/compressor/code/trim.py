@@ -22,7 +22,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ctxpress.compressor.code.focal import find_focal, nested_definitions, required, subwords
+from ctxpress.compressor.code.focal import (
+    find_focal,
+    nested_definitions,
+    prose_words,
+    required,
+    subwords,
+)
 from ctxpress.compressor.code.languages import node_text
 from ctxpress.compressor.code.outline import (
     IDENT,
@@ -893,7 +899,7 @@ def trim_outline(
     focal = [u for u, d in seeds.items() if d == 0.0]
     empty = [f for f in focal if f.empty]
     focal_names = {f.name for f in focal}
-    said = {w for n in focus.weak | focus.strong for w in subwords(n)}
+    said = prose_words(focus)
     shares = {f: _spec_words(outline, f, said) for f in empty}
     told = frozenset(f for f, r in shares.items() if r is not None and r >= _TOLD)
     asked = frozenset(u for u, d in seeds.items() if d == 1.0 and u.name not in focal_names)

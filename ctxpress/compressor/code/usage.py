@@ -22,6 +22,7 @@ from ctxpress.compressor.code.focal import (
     data_kind,
     is_docstring,
     predicted,
+    prose_words,
     subwords,
 )
 from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
@@ -86,7 +87,7 @@ def features(o: Outline, f: Unit, focus: Focus) -> dict[Unit, list[float]]:
     """One feature vector (in ``FEATURES`` order) per candidate ``focal.predicted`` proposes."""
     view = class_view(o, f)
     prior = predicted(o, f, focus, view)
-    words = {s for w in focus.weak | focus.strong for s in subwords(w)}
+    words = prose_words(focus)
     focal_words = set(subwords(f.name))
     calls: dict[str, int] = {}
     for u in o.units:
