@@ -1130,10 +1130,10 @@ def _ask(messages: list[dict[str, object]], budget: int) -> ctxpress.CompressRes
     return ctxpress.compress(messages, budget=budget, stages=["code"])
 
 
-def _read(i: int, content: str) -> list[dict[str, object]]:
-    """An agent's read of `app.py`: the tool call and its result."""
+def _read(i: int, content: str, path: str = "app.py") -> list[dict[str, object]]:
+    """An agent's read of ``path``: the tool call and its result."""
     call = {"id": f"c{i}", "type": "function"}
-    call["function"] = {"name": "read_file", "arguments": '{"path": "app.py"}'}
+    call["function"] = {"name": "read_file", "arguments": json.dumps({"path": path})}
     return [
         {"role": "assistant", "content": None, "tool_calls": [call]},
         {"role": "tool", "tool_call_id": f"c{i}", "content": content},
@@ -2060,18 +2060,10 @@ def test_an_agent_s_reads_of_two_files_keep_what_the_task_s_function_uses() -> N
     load = "def load(path):\n    return normalise(open(path))\n"
     main = "from util import normalise\n\n\n" + _fill("python", 20).replace("helper", "task") + load
 
-    def read(i: int, path: str, content: str) -> list[dict[str, object]]:
-        call = {"id": f"c{i}", "type": "function"}
-        call["function"] = {"name": "read_file", "arguments": json.dumps({"path": path})}
-        return [
-            {"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": f"c{i}", "content": content},
-        ]
-
     msgs = [
         {"role": "user", "content": "`load` drops rows. Fix it."},
-        *read(1, "util.py", util),
-        *read(2, "main.py", main),
+        *_read(1, util, "util.py"),
+        *_read(2, main, "main.py"),
     ]
     res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
     assert helper in str(res.messages[2]["content"])
@@ -2144,3 +2136,67 @@ def test_a_read_file_whose_docstring_has_a_tilde_underline_is_trimmed() -> None:
     assert "def helper3(a, b):\n    r = a * 3 + b\n    return r if r > 10 else -r" in out
     assert len(out) < len(src) // 2
     assert not res.over_budget
+
+
+def _suite(n: int = 30) -> str:
+    """A jest suite of ``n`` tests, each `it` with a title of its own."""
+    cases = [
+        f"  it('handles case {i} of parse', () => {{\n    const input = makeInput({i});\n"
+        f"    const out = parse(input, {{ strict: {str(i % 2 == 0).lower()} }});\n"
+        f"    expect(out.items).toHaveLength({i});\n  }});\n"
+        for i in range(n)
+    ]
+    return "import { parse, makeInput } from './parse';\n\ndescribe('parse', () => {\n" + (
+        "\n".join(cases) + "});\n"
+    )
+
+
+_MAKE_INPUT = "export function makeInput(n) {\n  return Array(n).fill('x').join(',');\n}\n"
+
+
+def _jest_run(log: str) -> list[dict[str, object]]:
+    """An agent reads `src/parse.js` and its tests, then runs them and shows ``log``."""
+    src = _fill("js-module", 20) + _MAKE_INPUT
+    run = {"id": "c3", "type": "function"}
+    run["function"] = {"name": "run", "arguments": '{"cmd": "npx jest"}'}
+
+    return [
+        {"role": "user", "content": "The parse tests fail. Fix it."},
+        *_read(1, src, "src/parse.js"),
+        *_read(2, _suite(), "test/parse.test.js"),
+        {"role": "assistant", "content": None, "tool_calls": [run]},
+        {"role": "tool", "tool_call_id": "c3", "content": log},
+    ]
+
+
+def test_a_failing_test_named_by_its_title_is_kept_with_what_it_uses() -> None:
+    log = (
+        "FAIL test/parse.test.js\n  parse\n    ✓ handles case 6 of parse (2 ms)\n"
+        "    ✕ handles case 7 of parse (5 ms)\n\n  ● parse › handles case 7 of parse\n\n"
+        "    Expected length: 7\n    Received length: 1\n"
+    )
+    msgs = _jest_run(log)
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    tests, src = str(res.messages[4]["content"]), str(res.messages[2]["content"])
+    assert "    const input = makeInput(7);\n" in tests  # the failing test, whole
+    assert "    expect(out.items).toHaveLength(7);\n" in tests
+    assert "toHaveLength(6)" not in tests  # listed as passed: not asked about
+    assert len(tests) < len(_suite()) // 2
+    assert _MAKE_INPUT in src  # what it calls from the file under test
+    assert res.stages[0].notes[1].endswith('focal: "handles case 7 of parse"')
+    assert not res.over_budget
+
+
+def test_a_test_title_in_the_question_names_that_test_in_a_pasted_suite() -> None:
+    out, _ = _send("Why does 'handles case 11 of parse' fail?", "js", _suite(), 0.3)
+    assert "    const input = makeInput(11);\n" in out
+    assert "makeInput(1);" not in out  # `case 1` is no part of the title `case 11`
+
+
+def test_a_log_listing_many_failing_tests_forces_none_of_them_past_the_budget() -> None:
+    log = "".join(f"    ✕ handles case {i} of parse (1 ms)\n" for i in range(30))
+    msgs = _jest_run("FAIL test/parse.test.js\n" + log)
+    budget = ctxpress.count_tokens(msgs) // 3
+    res = _ask(msgs, budget)
+    assert res.tokens_after <= budget
+    assert "describe('parse', () => {" in str(res.messages[4]["content"])

@@ -40,6 +40,7 @@ from ctxpress.compressor.code.outline import (
     defined_names,
     node_at,
     refs,
+    with_body,
 )
 from ctxpress.compressor.code.prose import (
     FILE_NAME,
@@ -256,9 +257,10 @@ class CodeStage:
         except RecursionError:
             ctx.note(f"m{i}: {name} block left as is (nested too deeply to outline)")
             return
-        if not explicit and not any(u.kind in ("func", "class") for u in outline.units):
+        if not explicit and not any(u.kind in ("func", "class") or u.title for u in outline.units):
             # JSON, CSV, YAML, a file listing read as expressions: data, not a source
-            # file; only a fence's language tag says such text is code to trim
+            # file; only a fence's language tag says such text is code to trim (or the
+            # functions it defines or passes: `it("…", () => { … })`)
             return
         block = _Block(
             i, part, start, end, code, name, outline, tokens, filename, indent, crlf, bom
@@ -441,15 +443,16 @@ def _across_files(
                     focal_lines += lines
                     # its parameters and locals are its own, whatever another file defines
                     local = _parameters(b.outline, u) | _locals("\n".join(lines))
-                    bare |= code_names(b.outline, u) - local
-                    # `this.log` is a member of its own class or of a base class (perhaps
-                    # defined in another file), not of any other file's class
                     bases = b.outline.bases.get(u.owner or "", [])
-                    for r, m in refs(b.outline, u)[2]:
-                        if r in _SELF:
-                            members.update((base, m) for base in bases)
-                        elif r not in local:
-                            members.add((r, m))
+                    for v in with_body(u):
+                        bare |= code_names(b.outline, v) - local
+                        # `this.log` is a member of its own class or of a base class
+                        # (perhaps defined in another file), not of any other file's class
+                        for r, m in refs(b.outline, v)[2]:
+                            if r in _SELF:
+                                members.update((base, m) for base in bases)
+                            elif r not in local:
+                                members.add((r, m))
                     bare.update(bases)
         wanted.append(mine)
         defined.append(frozenset(u.label for u in mine if u.label))

@@ -21,10 +21,15 @@ from ctxpress.compressor.code.outline import (
     defined_names,
     node_at,
     refs,
+    with_body,
 )
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
+# how test runners mark a passed test (jest, vitest, mocha; `√` on Windows consoles)
+_PASSED = re.compile(r"\s*(?:[✓✔√]|PASS\b|ok\b)")
+# titled tests the prose names, at most, to be focal (more: a run's listing)
+_TESTS_MAX = 4
 
 
 def find_focal(
@@ -133,6 +138,13 @@ def find_focal(
         seed(u, d)
     for u in users_elsewhere(outline, focus):
         seed(u, _USER_ELSEWHERE)
+    # A failing test named by the title its runner prints (`✕ parses empty input`), not
+    # one it lists as passed (`✓ …`); a one-word title (`describe("parse")`) is too common
+    # a word to tell. A log naming many is a run's summary: those tests are context.
+    titled = [u for u in outline.units if " " in u.title.strip() and _titled(u.title, focus.prose)]
+    tests = [u for u in titled if not any(p in titled for p in ancestors(u))]
+    for u in titled:
+        seed(u, 0.0 if len(tests) <= _TESTS_MAX else 1.0)
     # A file:line reference: the innermost function holding the line is focal.
     located: set[Unit] = set()
     for row in sorted(focus.rows):
@@ -240,6 +252,18 @@ def _users_elsewhere(outline: Outline, focus: Focus) -> list[Unit]:
 
 # Seed distance of code that uses another pasted file's focal code, and how many at most.
 _USER_ELSEWHERE, _USERS_ELSEWHERE = 1.5, 4
+
+
+def _titled(title: str, prose: str) -> bool:
+    """Whether ``prose`` holds ``title`` as a whole phrase (not `case 1` in `case 10`) on
+    a line that does not report it passed."""
+    if title not in prose:
+        return False
+    for m in re.finditer(rf"(?<!\w){re.escape(title)}(?!\w)", prose):
+        line = prose[prose.rfind("\n", 0, m.start()) + 1 : m.start()]
+        if not _PASSED.match(line):
+            return True
+    return False
 
 
 def _defines(u: Unit, names: frozenset[str]) -> bool:
@@ -593,7 +617,9 @@ def required(
         # a module-level function's own name is bound by it (not by its overload stubs);
         # a method's name binds nothing at module level
         own = set() if f.owner else set(f.defs)
-        names = code_names(outline, f)
+        body = with_body(f)
+        own.update(w for v in body[1:] for w in v.defs)  # a test's own locals
+        names = frozenset().union(*(code_names(outline, v) for v in body))
         if shown and f in shown:
             names &= shown[f]
         for w in sorted(names - own):

@@ -200,6 +200,19 @@ _VALUE_WRAPPERS = frozenset(
 )
 
 
+def _call_title(statement: Any) -> str:
+    """The literal first argument of a call statement (`describe("parse", () => …)`): a
+    test runner prints it, and a failing test is asked about by it; else ""."""
+    call = statement.named_children[0] if statement.named_child_count else None
+    args = call.child_by_field_name("arguments") if call is not None else None
+    first = args.named_children[0] if args is not None and args.named_child_count else None
+    if first is None or first.type not in ("string", "template_string"):
+        return ""
+    if any(c.type == "template_substitution" for c in first.named_children):
+        return ""
+    return node_text(first)[1:-1]
+
+
 def _call_object(value: Any, functions: frozenset[str]) -> Any:
     """The object literal with methods a call passes (`createSlice({ reducers: { add()
     {…} } })`, `Extension.create({ addKeys() {…} })`, `defineComponent({ setup() {…} })`),
@@ -291,6 +304,7 @@ class Unit:
     literal: bool = False  # a member of an object literal: a property, no name in scope
     order: int = 0
     suite: int = 0  # which suite of the parent (if/else …) this member sits in
+    title: str = ""  # a JS test's or suite's title (`it("parses empty input", …)`)
     header_words: frozenset[str] = frozenset()
     body: Any = None  # Python methods and stubs: the body node, read for ``PART`` when needed
     # Python methods: each ``self.attr = ...`` statement of the body as (attributes,
@@ -355,6 +369,8 @@ class Focus:
     # names the focal code of another pasted file defines: code here that uses them (its
     # tests, its call sites) is context for it
     defined_elsewhere: frozenset[str] = frozenset()
+    # the prose itself, for what is named by no identifier (a failing test's title)
+    prose: str = ""
 
 
 # ---------------------------------------------------------------------------- outline
@@ -844,6 +860,7 @@ class _Builder:
             wrapped = self.callback(node)
             if wrapped is not None:
                 core, var_name, ctype = wrapped, None, "call_body"
+                unit.title = _call_title(node)
             elif self.lang in ("javascript", "typescript", "tsx"):
                 # `export default { … }`, `module.exports = { … }`, `const api = { … }`
                 obj = _call_object(core, spec.functions) or core  # `export default f({…})`
@@ -1247,6 +1264,17 @@ def code_names(outline: Outline, unit: Unit) -> frozenset[str]:
     return refs(outline, unit)[0] & frozenset(_BARE.findall(code))
 
 
+def with_body(unit: Unit) -> list[Unit]:
+    """``unit``, and for a test or suite (`it("…", () => { … })`) every unit inside it:
+    its code is in those, so what it uses is what they use."""
+    out, todo = [unit], list(unit.children or ()) if unit.title else []
+    while todo:
+        u = todo.pop()
+        out.append(u)
+        todo.extend(u.children or ())
+    return out
+
+
 def doc_text(outline: Outline, unit: Unit) -> str:
     """The comments and string literals of ``unit``, its leading comment included."""
     return _split(outline, unit.first, unit.last)[1]
@@ -1408,6 +1436,8 @@ def relate(
         nxt = list(_deps(outline, u))
         if u.kind == "class" and u.children:
             nxt.extend((0.5, c) for c in u.children)
+        elif u.title and u.children:
+            nxt.extend((0.0, c) for c in u.children)  # a test's code is in its members
         for cost, v in nxt:
             nd = d + cost
             if v not in dist and nd < best.get(v, 99.0):

@@ -9,6 +9,7 @@ those references onto a block's rows.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ctxpress.compressor.code.outline import IDENT, OPERATOR, Focus, operator_name
 
@@ -84,7 +85,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a capitalised word inside a sentence is a name (`what Transitioner does`)
     strong.update(_PROPER.findall(scan))
     weak = set(_WORD.findall(scan)) - strong
-    return Focus(frozenset(strong), frozenset(weak), frozenset(qualified)), refs
+    return Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=prose), refs
 
 
 def with_quoted(focus: Focus, code: str) -> Focus:
@@ -94,9 +95,7 @@ def with_quoted(focus: Focus, code: str) -> Focus:
     quoted line could force its callees past the budget."""
     named = set(_DEFINES.findall(code))
     words = set(_WORD.findall(code)) - focus.strong - named
-    return Focus(
-        focus.strong | named, focus.weak | words, focus.qualified, focus.rows, focus.current
-    )
+    return replace(focus, strong=focus.strong | named, weak=focus.weak | words)
 
 
 def _shown(prose: str, m: re.Match[str]) -> str | None:

@@ -970,7 +970,7 @@ def trim_outline(
     kept = sum(1 for u in outline.units if modes.get(u) == FULL)
     collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
-    names = [f"{u.owner}.{u.label}" if u.owner else u.label for u in focal]
+    names = [f"{u.owner}.{u.label}" if u.owner else u.label or f'"{u.title[:60]}"' for u in focal]
     return TrimResult(code, names, tokens, kept, collapsed, dropped)
 
 
