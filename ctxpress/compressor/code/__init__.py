@@ -257,10 +257,15 @@ class CodeStage:
         except RecursionError:
             ctx.note(f"m{i}: {name} block left as is (nested too deeply to outline)")
             return
-        if not explicit and not any(u.kind in ("func", "class") or u.title for u in outline.units):
+        if (
+            not explicit
+            and name not in _NO_DATA
+            and not any(u.kind in ("func", "class") or u.title for u in outline.units)
+        ):
             # JSON, CSV, YAML, a file listing read as expressions: data, not a source
             # file; only a fence's language tag says such text is code to trim (or the
-            # functions it defines or passes: `it("…", () => { … })`)
+            # functions it defines or passes, `it("…", () => { … })`, or a grammar no
+            # data parses in: a C table, a Rust `lib.rs` of `mod` and `pub use`)
             return
         block = _Block(
             i, part, start, end, code, name, outline, tokens, filename, indent, crlf, bom
@@ -334,6 +339,7 @@ class CodeStage:
             # (``keep`` counts line numbers too, as the message shows them; shares do not)
             code = sum(b.tokens for k, b in enumerate(blocks) if k not in repeats)
             targets = _shares(blocks, needs, keep * code // max(1, total_code), set(repeats))
+        cut: set[int] = set()  # blocks whose focal code is cut to fit
         for _ in range(3):
             sizes = [b.tokens for b in blocks]  # tokens of each block as it now stands
             for k, b in enumerate(blocks):
@@ -350,6 +356,10 @@ class CodeStage:
                     continue
                 results[k] = res.code
                 focal[k] = _named(res, b, focuses[k])
+                if res.short:
+                    cut.add(k)
+                else:
+                    cut.discard(k)
             current = _apply(messages, blocks, results)
             over = ctx.counter.messages(current) - ctx.budget
             short = [k for k, t in enumerate(targets) if sizes[k] > t]
@@ -362,6 +372,10 @@ class CodeStage:
             for k in met:  # from what the block came to, which may be under its target
                 base = min(targets[k], sizes[k])
                 targets[k] = max(1, base - over * targets[k] // pool - 1)
+        if over < 0 and len(blocks) > 1:
+            results, current = _spend_room(
+                messages, blocks, focuses, (results, current), sizes, targets, cut, ctx
+            )
         undefined: set[int] = set()
         if over > 0:
             # Still over: the history stage would drop whole messages, a block's with it. A
@@ -395,6 +409,8 @@ class CodeStage:
         return current
 
 
+# Grammars in which no data format (JSON, CSV, YAML, INI) parses cleanly
+_NO_DATA = frozenset({"c", "cpp", "rust", "java"})
 # Fence tags of documents and data: text beside the code, read as quoted code
 _QUOTED_TAGS = frozenset(
     {
@@ -484,6 +500,52 @@ def _across_files(
         rows = sorted({r for u in units for r in range(u.first, u.last + 1)})
         needs.append(count("\n".join(b.outline.lines[r] for r in rows)) if rows else 0)
     return out, needs
+
+
+def _spend_room(
+    messages: list[Message],
+    blocks: list[_Block],
+    focuses: list[Focus],
+    done: tuple[dict[int, str], list[Message]],
+    sizes: list[int],
+    targets: list[int],
+    short: set[int],
+    ctx: Context,
+) -> tuple[dict[int, str], list[Message]]:
+    """The room the trimmed blocks (``done``: results by block, the messages with them)
+    left unused, given to them again: to those whose focal code was cut to fit
+    (``short``) first, else to all, by what each still leaves out. A block that cannot
+    grow (the map of a file that is one long function, a table collapsed to its
+    brackets) gives its part to the others in the next round: a focal test cut to fit
+    beside such a file stays whole. A round is kept only if the whole still fits."""
+    results, current = done
+    budget = ctx.budget or 0
+    stuck: set[int] = set()
+    for _ in range(3):
+        room = budget - ctx.counter.messages(current)
+        grow = [k for k in results if k not in stuck and sizes[k] > 1]  # (1: a repeat)
+        grow = [k for k in grow if k in short] or grow
+        if room < max(16, budget // 50) or not grow:
+            break
+        pool = max(1, sum(blocks[k].tokens - sizes[k] for k in grow))
+        more = dict(results)
+        for k in grow:
+            b = blocks[k]
+            targets[k] = sizes[k] + room * (b.tokens - sizes[k]) // pool
+            res = trim_outline(b.outline, focuses[k], targets[k], ctx.counter.text, b.tokens)
+            if res.tokens_estimate >= b.tokens:
+                more.pop(k)  # the whole block fits
+            elif res.tokens_estimate > sizes[k] and _parses(b, res.code):
+                more[k], sizes[k] = res.code, res.tokens_estimate
+                if not res.short:
+                    short.discard(k)
+            else:
+                stuck.add(k)
+        fuller = _apply(messages, blocks, more)
+        if more == results or ctx.counter.messages(fuller) > budget:
+            break
+        results, current = more, fuller
+    return results, current
 
 
 def _shares(blocks: list[_Block], needs: list[int], keep: int, skip: set[int]) -> list[int]:

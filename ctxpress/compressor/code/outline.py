@@ -210,7 +210,7 @@ def _call_title(statement: Any) -> str:
         return ""
     if any(c.type == "template_substitution" for c in first.named_children):
         return ""
-    return node_text(first)[1:-1]
+    return re.sub(r"\\([\\'\"`])", r"\1", node_text(first)[1:-1])  # as a runner prints it
 
 
 def _call_object(value: Any, functions: frozenset[str]) -> Any:

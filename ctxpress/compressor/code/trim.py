@@ -70,6 +70,7 @@ class TrimResult:
     kept_full: int
     collapsed: int
     dropped: int
+    short: bool = False  # a focal unit is not whole: more room would keep more of it
 
 
 # ---------------------------------------------------------------------------- rendering
@@ -971,7 +972,8 @@ def trim_outline(
     collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
     names = [f"{u.owner}.{u.label}" if u.owner else u.label or f'"{u.title[:60]}"' for u in focal]
-    return TrimResult(code, names, tokens, kept, collapsed, dropped)
+    short = any(modes.get(f, DROP) not in (FULL, BARE) for f in focal)
+    return TrimResult(code, names, tokens, kept, collapsed, dropped, short)
 
 
 def describe(units: Sequence[Unit]) -> list[str]:  # pragma: no cover - debugging aid
