@@ -2253,3 +2253,40 @@ def test_a_read_c_table_and_a_rust_module_list_are_trimmed_as_code_not_kept_as_d
     assert lookup in str(res.messages[2]["content"])
     assert "pub mod m0;" in str(res.messages[6]["content"])
     assert res.tokens_after <= budget
+
+
+def test_a_title_inside_a_longer_one_the_prose_names_is_not_asked_about() -> None:
+    def case(title: str, n: int) -> str:
+        body = "".join(f"  t.equal(resolve('./m{n}_{i}'), 'm{n}_{i}');\n" for i in range(6))
+        return f"test('{title}', function (t) {{\n{body}  t.end();\n}});\n\n"
+
+    suite = "var test = require('tape');\nvar resolve = require('../');\n\n" + "".join(
+        case(f"filler case {i}", i) for i in range(12)
+    )
+    suite += case("mock package", 90) + case("mock package from package", 91)
+    out, res = _send("Why does the test 'mock package from package' fail?", "js", suite, 0.4)
+    assert "m91_0" in out and "m91_5" in out
+    assert res.stages[0].notes[0].endswith('focal: "mock package from package"')
+
+
+def test_another_test_s_local_is_no_definition_of_the_asked_test_s_name() -> None:
+    # `res` is a callback parameter in the asked test and a local of every other test:
+    # those locals are out of its scope, not definitions to keep beside it
+    def case(i: int) -> str:
+        return (
+            f"test('resolves module number {i} synchronously', function (t) {{\n"
+            f"    var res = resolve.sync('m{i}', {{ basedir: path.join(__dirname, 'x{i}') }});\n"
+            f"    t.equal(res, 'm{i}');\n}});\n\n"
+        )
+
+    asked = (
+        "test('resolves the core module', function (t) {\n    t.plan(2);\n"
+        "    resolve('util', { basedir: __dirname }, function (err, res) {\n"
+        "        t.ifError(err);\n        t.equal(res, 'util');\n    });\n});\n\n"
+    )
+    suite = "var test = require('tape');\nvar resolve = require('../');\n"
+    suite += "var path = require('path');\n\n" + asked + "".join(case(i) for i in range(12))
+    out, res = _send("Why does the test 'resolves the core module' fail?", "js", suite, 0.35)
+    assert asked.rstrip() in out
+    assert "var res = resolve.sync" not in out
+    assert not res.over_budget

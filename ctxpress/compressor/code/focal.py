@@ -19,6 +19,7 @@ from ctxpress.compressor.code.outline import (
     ancestors,
     code_names,
     defined_names,
+    in_scope,
     node_at,
     refs,
     with_body,
@@ -142,6 +143,16 @@ def find_focal(
     # one it lists as passed (`✓ …`); a one-word title (`describe("parse")`) is too common
     # a word to tell. A log naming many is a run's summary: those tests are context.
     titled = [u for u in outline.units if " " in u.title.strip() and _titled(u.title, focus.prose)]
+    # (`mock package` only inside `mock package from package`: the longer one is named)
+    count = focus.prose.count
+    titled = [
+        u
+        for u in titled
+        if not any(
+            u.title != v.title and u.title in v.title and count(u.title) == count(v.title)
+            for v in titled
+        )
+    ]
     tests = [u for u in titled if not any(p in titled for p in ancestors(u))]
     for u in titled:
         seed(u, 0.0 if len(tests) <= _TESTS_MAX else 1.0)
@@ -629,6 +640,7 @@ def required(
                 for u in outline.top.get(w, ())
                 if u is not f
                 and u not in enclosing
+                and in_scope(u, f)  # not another test's local
                 and not u.literal  # `{ test() {…} }` binds no `test`
                 and (u.kind != "block" or u.collapsible)
             ]

@@ -1264,6 +1264,17 @@ def code_names(outline: Outline, unit: Unit) -> frozenset[str]:
     return refs(outline, unit)[0] & frozenset(_BARE.findall(code))
 
 
+def in_scope(u: Unit, user: Unit) -> bool:
+    """Whether ``u`` is visible to ``user``: not a local of a test or suite
+    (`it("…", () => { const res = … })`) that ``user`` is not inside."""
+    p = u.parent
+    while p is not None:
+        if p.title and p is not user and p not in ancestors(user):
+            return False
+        p = p.parent
+    return True
+
+
 def with_body(unit: Unit) -> list[Unit]:
     """``unit``, and for a test or suite (`it("…", () => { … })`) every unit inside it:
     its code is in those, so what it uses is what they use."""
@@ -1315,7 +1326,8 @@ def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
     top, members = outline.top, outline.members
     for w in bare:
         for u in _nearest(top.get(w, ()), unit.order):
-            out.append((1.0, u))
+            if in_scope(u, unit):
+                out.append((1.0, u))
         if owner and (outline.spec.implicit_this or unit.kind == "class"):
             for u in _nearest(members.get((owner, w), ()), unit.order):
                 out.append((1.0, u))
