@@ -2290,3 +2290,22 @@ def test_another_test_s_local_is_no_definition_of_the_asked_test_s_name() -> Non
     assert asked.rstrip() in out
     assert "var res = resolve.sync" not in out
     assert not res.over_budget
+
+
+def test_an_asked_test_stays_whole_when_the_prose_also_names_something_inside_it() -> None:
+    # `quoteStyle` is a word of the title and, holding a function, a definition inside
+    # the test: the test is asked about, not only that definition
+    checks = "".join(
+        f"    t['throws'](function () {{ inspect(null, {{ quoteStyle: {v} }}); }}, '{v} fails');\n"
+        for v in ("false", "true", "42", "NaN", "[]", "function () {}")
+    )
+    asked = f"test('quoteStyle option', function (t) {{\n{checks}    t.end();\n}});\n"
+    filler = "".join(
+        f"test('indent option {i}', function (t) {{\n"
+        f"    t.equal(inspect([{i}], {{ indent: {i} }}), '[{i}]');\n    t.end();\n}});\n\n"
+        for i in range(12)
+    )
+    suite = "var inspect = require('../');\nvar test = require('tape');\n\n" + filler + asked
+    out, res = _send("Why does the test 'quoteStyle option' fail?", "js", suite, 0.5)
+    assert asked in out
+    assert '"quoteStyle option"' in res.stages[0].notes[0]

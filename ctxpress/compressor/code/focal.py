@@ -153,8 +153,9 @@ def find_focal(
             for v in titled
         )
     ]
-    tests = [u for u in titled if not any(p in titled for p in ancestors(u))]
-    for u in titled:
+    # (the innermost: `suite › case` names the case, its suite is context)
+    tests = [u for u in titled if not any(u in ancestors(v) for v in titled)]
+    for u in tests:
         seed(u, 0.0 if len(tests) <= _TESTS_MAX else 1.0)
     # A file:line reference: the innermost function holding the line is focal.
     located: set[Unit] = set()
@@ -189,7 +190,9 @@ def find_focal(
     for f in focal:
         for p in ancestors(f):
             if p in seeds and (
-                seeds[p] > 0.0 or p.kind == "block" or (p.name, f.label) in focus.qualified
+                seeds[p] > 0.0
+                or (p.kind == "block" and p not in tests)  # (a test asked for stays whole)
+                or (p.name, f.label) in focus.qualified
             ):
                 del seeds[p]
     # A type defined apart from its methods (Go, Rust, C++ `Foo::bar`) and named beside a
