@@ -513,18 +513,23 @@ def _spend_room(
     ctx: Context,
 ) -> tuple[dict[int, str], list[Message]]:
     """The room the trimmed blocks (``done``: results by block, the messages with them)
-    left unused, given to them again: to those whose focal code was cut to fit
-    (``short``) first, else to all, by what each still leaves out. A block that cannot
-    grow (the map of a file that is one long function, a table collapsed to its
-    brackets) gives its part to the others in the next round: a focal test cut to fit
-    beside such a file stays whole. A round is kept only if the whole still fits."""
+    left unused, given to those whose focal code was cut to fit (``short``), by what
+    each still leaves out: a focal test cut to fit its share beside a block that could
+    not use its own (the map of a file that is one long function) stays whole. With no
+    focal code cut, only a quarter of the budget or more is worth trimming the blocks
+    again for (a read file elided to one marker beside a table that had to collapse).
+    Up to three rounds, while a block grows; a round is kept only if the whole fits."""
     results, current = done
     budget = ctx.budget or 0
     stuck: set[int] = set()
     for _ in range(3):
         room = budget - ctx.counter.messages(current)
         grow = [k for k in results if k not in stuck and sizes[k] > 1]  # (1: a repeat)
-        grow = [k for k in grow if k in short] or grow
+        hungry = [k for k in grow if k in short]
+        if hungry:
+            grow = hungry
+        elif room < budget // 4:
+            break
         if room < max(16, budget // 50) or not grow:
             break
         pool = max(1, sum(blocks[k].tokens - sizes[k] for k in grow))
