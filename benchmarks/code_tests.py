@@ -10,6 +10,8 @@ Two shapes, each at f = 0.10 / 0.25 / 0.50 of both files' tokens (plus the prose
 ``ask``: both files in `js` fences, then "Why does the test '<title>' fail?".
 ``run``: an agent's reads of both files (tool results, no fences), then its test run's
 output in jest's format: the failing title under ✕ and ●, another test's under ✓.
+``tap``: the same reads, then the run in tape's own format (TAP): every test of the file
+under its `# title` head, `ok` after each but `not ok` after the asked one.
 
 Columns per shape and f: tasks; ``test`` the asked test kept whole (all its lines,
 contiguous); ``fits`` tasks whose prompt fits the budget with the asked test as the
@@ -51,6 +53,7 @@ PACKAGES = [
     "json-stable-stringify@1.1.1",
 ]
 FRACS = (0.10, 0.25, 0.50)
+SHAPES = ("ask", "run", "tap")
 PER_FILE = 4
 MARKS = ("// …", "/* … */", "...")
 MIN_TOKENS = ctxpress.Config().code_min_tokens
@@ -122,6 +125,7 @@ def tasks() -> list[dict[str, Any]]:
                         "title": title,
                         "rows": lines[a : b + 1],
                         "passed": rng.choice(others) if others else None,
+                        "titles": [t for t, _, _ in sorted(titled(code), key=lambda x: x[1])],
                     }
                 )
     return out
@@ -146,11 +150,18 @@ def prompt(
         head = f"`{task['src'].name}`:\n```js\n{src}\n```\n\n`{name}`:\n```js\n"
         text = f"{head}{test}\n```\n\nWhy does the test '{task['title']}' fail?"
         return [{"role": "user", "content": text}], 0
-    passed = f"    ✓ {task['passed']} (1 ms)\n" if task["passed"] else ""
-    log = (
-        f"FAIL {name}\n{passed}    ✕ {task['title']} (4 ms)\n\n"
-        f"  ● {task['title']}\n\n    expect(received).toEqual(expected)\n"
-    )
+    if shape == "tap":  # tape's own output: every test's title, `not ok` under one
+        heads = [
+            f"# {t}\n" + ("not ok" if t == task["title"] else "ok") + f" {i} should be equal\n"
+            for i, t in enumerate(task["titles"], 1)
+        ]
+        log = "TAP version 13\n" + "".join(heads) + f"\n1..{len(heads)}\n# fail  1\n"
+    else:
+        passed = f"    ✓ {task['passed']} (1 ms)\n" if task["passed"] else ""
+        log = (
+            f"FAIL {name}\n{passed}    ✕ {task['title']} (4 ms)\n\n"
+            f"  ● {task['title']}\n\n    expect(received).toEqual(expected)\n"
+        )
     run = {"id": "c3", "type": "function"}
     run["function"] = {"name": "run", "arguments": '{"cmd": "npm test"}'}
     msgs = [
@@ -165,7 +176,7 @@ def prompt(
 
 def code_of(text: str, shape: str) -> str:
     """The test file's code in the message holding it (its fence's, when asked)."""
-    if shape == "run":
+    if shape != "ask":
         return text
     fence = find_fences(text)[1]
     return text[fence.code_start : fence.code_end]
@@ -209,12 +220,12 @@ def main() -> None:
     todo = tasks()
     if not todo:
         raise SystemExit(f"no corpus in {CACHE}: run with --fetch first")
-    rows = [measure(t, shape, f) for t in todo for shape in ("ask", "run") for f in FRACS]
+    rows = [measure(t, shape, f) for t in todo for shape in SHAPES for f in FRACS]
     cols = ("test", "fits", "parse", "over", "alter", "err")
     print(f"{len(todo)} tests from {len({t['package'] for t in todo})} packages")
     print(f"{'shape':6}{'f':>6}{'tasks':>7}" + "".join(f"{c:>7}" for c in cols) + f"{'ms':>7}")
     summary: dict[str, dict[str, Any]] = {}
-    for shape in ("ask", "run"):
+    for shape in SHAPES:
         for f in FRACS:
             mine = [r for r in rows if r["shape"] == shape and r["f"] == f]
             s: dict[str, Any] = {"tasks": len(mine)}

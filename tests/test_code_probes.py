@@ -2309,3 +2309,31 @@ def test_an_asked_test_stays_whole_when_the_prose_also_names_something_inside_it
     out, res = _send("Why does the test 'quoteStyle option' fail?", "js", suite, 0.5)
     assert asked in out
     assert '"quoteStyle option"' in res.stages[0].notes[0]
+
+
+def test_a_tap_run_names_the_test_a_not_ok_follows() -> None:
+    # tape heads every test with `# title`, passed or not: the failing one is the test
+    # a `not ok` follows
+    def case(i: int) -> str:
+        checks = "".join(f"    t.equal(parse('--o{i}{k}').o{i}{k}, true);\n" for k in range(4))
+        return f"test('parses option number {i}', function (t) {{\n{checks}    t.end();\n}});\n\n"
+
+    suite = "var test = require('tape');\nvar parse = require('../');\n\n"
+    suite += "".join(case(i) for i in range(12))
+    log = "TAP version 13\n" + "".join(
+        f"# parses option number {i}\n"
+        + "".join(
+            f"{'not ok' if (i, k) == (7, 2) else 'ok'} {4 * i + k + 1} should be equal\n"
+            for k in range(4)
+        )
+        for i in range(12)
+    )
+    msgs = [
+        {"role": "user", "content": f"```js\n{suite}```"},
+        {"role": "user", "content": "The run fails:\n\n" + log},
+    ]
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(msgs[:1]) * 6 // 10
+    res = _ask(msgs, budget)
+    out = str(res.messages[0]["content"])
+    assert "    t.equal(parse('--o72').o72, true);\n" in out
+    assert res.stages[0].notes[0].endswith('focal: "parses option number 7"')

@@ -29,6 +29,9 @@ _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string stateme
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
 # how test runners mark a passed test (jest, vitest, mocha; `√` on Windows consoles)
 _PASSED = re.compile(r"\s*(?:[✓✔√]|PASS\b|ok\b)")
+# a TAP test's head line, up to its title (`# parses empty input`)
+_TAP_TEST = re.compile(r"\s*#\s*")
+_TAP_RESULT = re.compile(r"(?m)^\s*(?:not )?ok \d")  # (a run's output, not a heading)
 # titled tests the prose names, at most, to be focal (more: a run's listing)
 _TESTS_MAX = 4
 
@@ -275,8 +278,15 @@ def _titled(title: str, prose: str) -> bool:
         return False
     for m in re.finditer(rf"(?<!\w){re.escape(title)}(?!\w)", prose):
         line = prose[prose.rfind("\n", 0, m.start()) + 1 : m.start()]
-        if not _PASSED.match(line):
-            return True
+        if _PASSED.match(line):
+            continue
+        if _TAP_TEST.fullmatch(line) and _TAP_RESULT.search(prose):
+            # TAP (tape) heads every test with `# title`: passed unless a `not ok`
+            # follows before the next test's head
+            end = prose.find("\n# ", m.end())
+            if "not ok" not in prose[m.end() : end if end >= 0 else len(prose)]:
+                continue
+        return True
     return False
 
 
