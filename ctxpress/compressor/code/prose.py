@@ -26,6 +26,7 @@ _BARE_LINE = re.compile(r"(?<!\", )\b[Ll]ines? (\d{1,6})(?:\s*(?:-|–|to)\s*(\d
 # the source line rustc and gcc show under a file:line: `12 |     code`
 _NUMBERED = re.compile(r"[ \t]*(\d+) \|(.*)")
 _GUTTER = re.compile(r"(?m)^[ \t]*\d+[ \t]+\|.*$")
+_PASSED_LINE = re.compile(r"(?m)^[ \t]*(?:[✓✔√]|ok \d+\b).*$")
 _PY_FRAME = re.compile(r'File "[^"]+", line \d+, in ([A-Za-z_]\w*)')
 # `at pkg.Class.method(`, `at Class.method (`, `at name (`: the frame's method and owner
 _AT_FRAME = re.compile(r"\bat (?:new |async )?((?:[\w$]+\.)*)([A-Za-z_$][\w$]*) ?\(")
@@ -67,6 +68,9 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a source line a compiler quotes (`12 |     total = weigh(v);`) says where, not what
     # is asked about: its every call would be kept whole (the line locates its function)
     scan = _GUTTER.sub(" ", scan)
+    # a test a runner lists as passed (`✓ merge() keeps keys`, TAP `ok 3 - merge()`) is
+    # not what is asked about: the names in its title are no focal symbols
+    scan = _PASSED_LINE.sub(" ", scan)
     for owner, name in _DESTRUCTOR.findall(scan):
         strong.add("~" + name)
         qualified.add((owner or name, "~" + name))
