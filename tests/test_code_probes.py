@@ -2339,17 +2339,23 @@ def test_a_tap_run_names_the_test_a_not_ok_follows() -> None:
     assert res.stages[0].notes[0].endswith('focal: "parses option number 7"')
 
 
-def test_names_in_the_titles_of_passed_tests_are_not_asked_about() -> None:
+@pytest.mark.parametrize(
+    "log",
+    [
+        "FAIL test/parse.test.js\n    ✓ merge() keeps keys (2 ms)\n"
+        "    ✕ handles case 7 of parse (5 ms)\n",
+        "TAP version 13\n# merge() keeps keys\nok 1 should be equal\n"
+        "# handles case 7 of parse\nok 2 should be equal\nnot ok 3 should be equal\n",
+    ],
+    ids=["jest", "tap"],
+)
+def test_names_in_the_titles_of_passed_tests_are_not_asked_about(log: str) -> None:
     merge = (
         "export function merge(a, b) {\n"
         + "".join(f"  if (b.k{i} !== undefined) {{ a.k{i} = b.k{i}; }}\n" for i in range(60))
         + "  return a;\n}\n"
     )
     src = _fill("js-module", 12) + merge + _MAKE_INPUT
-    log = (
-        "FAIL test/parse.test.js\n    ✓ merge() keeps keys (2 ms)\n"
-        "    ✕ handles case 7 of parse (5 ms)\n"
-    )
     msgs = _jest_run(log)
     msgs[2] = {"role": "tool", "tool_call_id": "c1", "content": src}
     res = _ask(msgs, ctxpress.count_tokens(msgs) // 4)

@@ -27,11 +27,6 @@ from ctxpress.compressor.code.outline import (
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
-# how test runners mark a passed test (jest, vitest, mocha; `√` on Windows consoles)
-_PASSED = re.compile(r"\s*(?:[✓✔√]|PASS\b|ok\b)")
-# a TAP test's head line, up to its title (`# parses empty input`)
-_TAP_TEST = re.compile(r"\s*#\s*")
-_TAP_RESULT = re.compile(r"(?m)^\s*(?:not )?ok \d")  # (a run's output, not a heading)
 # titled tests the prose names, at most, to be focal (more: a run's listing)
 _TESTS_MAX = 4
 
@@ -142,8 +137,8 @@ def find_focal(
         seed(u, d)
     for u in users_elsewhere(outline, focus):
         seed(u, _USER_ELSEWHERE)
-    # A failing test named by the title its runner prints (`✕ parses empty input`), not
-    # one it lists as passed (`✓ …`); a one-word title (`describe("parse")`) is too common
+    # A failing test named by the title its runner prints (`✕ parses empty input`; a
+    # passed one is not in ``focus.prose``); a one-word title (`describe("parse")`) is too common
     # a word to tell. A log naming many is a run's summary: those tests are context.
     titled = [u for u in outline.units if " " in u.title.strip() and _titled(u.title, focus.prose)]
     # (`mock package` only inside `mock package from package`: the longer one is named)
@@ -272,22 +267,9 @@ _USER_ELSEWHERE, _USERS_ELSEWHERE = 1.5, 4
 
 
 def _titled(title: str, prose: str) -> bool:
-    """Whether ``prose`` holds ``title`` as a whole phrase (not `case 1` in `case 10`) on
-    a line that does not report it passed."""
-    if title not in prose:
-        return False
-    for m in re.finditer(rf"(?<!\w){re.escape(title)}(?!\w)", prose):
-        line = prose[prose.rfind("\n", 0, m.start()) + 1 : m.start()]
-        if _PASSED.match(line):
-            continue
-        if _TAP_TEST.fullmatch(line) and _TAP_RESULT.search(prose):
-            # TAP (tape) heads every test with `# title`: passed unless a `not ok`
-            # follows before the next test's head
-            end = prose.find("\n# ", m.end())
-            if "not ok" not in prose[m.end() : end if end >= 0 else len(prose)]:
-                continue
-        return True
-    return False
+    """Whether ``prose`` (without the tests a run reports as passed: ``Focus.prose``) holds
+    ``title`` as a whole phrase (not `case 1` in `case 10`)."""
+    return title in prose and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", prose) is not None
 
 
 def _defines(u: Unit, names: frozenset[str]) -> bool:

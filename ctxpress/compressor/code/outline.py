@@ -369,7 +369,8 @@ class Focus:
     # names the focal code of another pasted file defines: code here that uses them (its
     # tests, its call sites) is context for it
     defined_elsewhere: frozenset[str] = frozenset()
-    # the prose itself, for what is named by no identifier (a failing test's title)
+    # the prose itself (without the tests a run reports as passed), for what is named by
+    # no identifier: a failing test's title
     prose: str = ""
 
 

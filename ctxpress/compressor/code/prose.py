@@ -8,6 +8,7 @@ those references onto a block's rows.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 
@@ -26,7 +27,11 @@ _BARE_LINE = re.compile(r"(?<!\", )\b[Ll]ines? (\d{1,6})(?:\s*(?:-|–|to)\s*(\d
 # the source line rustc and gcc show under a file:line: `12 |     code`
 _NUMBERED = re.compile(r"[ \t]*(\d+) \|(.*)")
 _GUTTER = re.compile(r"(?m)^[ \t]*\d+[ \t]+\|.*$")
+# how test runners report a passed test: jest, vitest and mocha `✓` (`√` on Windows), TAP
 _PASSED_LINE = re.compile(r"(?m)^[ \t]*(?:[✓✔√]|ok \d+\b).*$")
+_TAP_RESULT = re.compile(r"(?m)^[ \t]*(?:not )?ok \d")  # (a run's output, not a heading)
+_TAP_HEAD = re.compile(r"[ \t]*# \S")
+_TAP_FAILED = re.compile(r"[ \t]*not ok\b")
 _PY_FRAME = re.compile(r'File "[^"]+", line \d+, in ([A-Za-z_]\w*)')
 # `at pkg.Class.method(`, `at Class.method (`, `at name (`: the frame's method and owner
 _AT_FRAME = re.compile(r"\bat (?:new |async )?((?:[\w$]+\.)*)([A-Za-z_$][\w$]*) ?\(")
@@ -68,9 +73,8 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a source line a compiler quotes (`12 |     total = weigh(v);`) says where, not what
     # is asked about: its every call would be kept whole (the line locates its function)
     scan = _GUTTER.sub(" ", scan)
-    # a test a runner lists as passed (`✓ merge() keeps keys`, TAP `ok 3 - merge()`) is
-    # not what is asked about: the names in its title are no focal symbols
-    scan = _PASSED_LINE.sub(" ", scan)
+    # a test a run lists as passed is not what is asked about: its title names nothing
+    scan = unpassed(scan)
     for owner, name in _DESTRUCTOR.findall(scan):
         strong.add("~" + name)
         qualified.add((owner or name, "~" + name))
@@ -89,7 +93,24 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a capitalised word inside a sentence is a name (`what Transitioner does`)
     strong.update(_PROPER.findall(scan))
     weak = set(_WORD.findall(scan)) - strong
-    return Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=prose), refs
+    focus = Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=unpassed(prose))
+    return focus, refs
+
+
+def unpassed(text: str) -> str:
+    """``text`` without the tests a run reports as passed: `✓ title` lines, TAP `ok 3 -
+    title` lines, and TAP (tape) `# title` heads that no `not ok` follows before the
+    next head."""
+    tap = _TAP_RESULT.search(text) is not None
+    text = _PASSED_LINE.sub(" ", text)
+    if not tap:
+        return text
+    lines = text.split("\n")
+    heads = [k for k, line in enumerate(lines) if _TAP_HEAD.match(line)] + [len(lines)]
+    for a, b in itertools.pairwise(heads):
+        if not any(_TAP_FAILED.match(line) for line in lines[a + 1 : b]):
+            lines[a] = " "
+    return "\n".join(lines)
 
 
 def with_quoted(focus: Focus, code: str) -> Focus:
