@@ -138,8 +138,8 @@ def find_focal(
     for u in users_elsewhere(outline, focus):
         seed(u, _USER_ELSEWHERE)
     # A failing test named by the title its runner prints (`✕ parses empty input`; a
-    # passed one is not in ``focus.prose``); a one-word title (`describe("parse")`) is too common
-    # a word to tell. A log naming many is a run's summary: those tests are context.
+    # passed one is not in ``focus.prose``); a one-word title (`describe("parse")`) is
+    # too common a word to tell. A log naming many is a run's summary: context.
     titled = [u for u in outline.units if " " in u.title.strip() and _titled(u.title, focus.prose)]
     # (`mock package` only inside `mock package from package`: the longer one is named)
     count = focus.prose.count

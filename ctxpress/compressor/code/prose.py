@@ -68,13 +68,13 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
         strong.add(name)
         if path:
             qualified.add((path[:-1].rsplit(".", 1)[-1].rsplit("$", 1)[-1], name))
+    # a test a run lists as passed is not what is asked about: its title names nothing
+    kept = unpassed(prose)
     # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
-    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", prose))
+    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", kept))
     # a source line a compiler quotes (`12 |     total = weigh(v);`) says where, not what
     # is asked about: its every call would be kept whole (the line locates its function)
     scan = _GUTTER.sub(" ", scan)
-    # a test a run lists as passed is not what is asked about: its title names nothing
-    scan = unpassed(scan)
     for owner, name in _DESTRUCTOR.findall(scan):
         strong.add("~" + name)
         qualified.add((owner or name, "~" + name))
@@ -93,8 +93,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a capitalised word inside a sentence is a name (`what Transitioner does`)
     strong.update(_PROPER.findall(scan))
     weak = set(_WORD.findall(scan)) - strong
-    focus = Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=unpassed(prose))
-    return focus, refs
+    return Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=kept), refs
 
 
 def unpassed(text: str) -> str:
