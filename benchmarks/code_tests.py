@@ -1,4 +1,4 @@
-"""The code stage on a failing JS test: is the test asked about by its title kept whole?
+"""The code stage on a failing test (JS by its title, Go subtests by `go test` output): kept whole?
 
 Corpus: the tape test files npm packages ship (``--fetch`` once: ``npm pack`` into
 ``~/.cache/ctxpress/bench/tests``), beside the module they test (``lib/<same name>``, else
@@ -12,6 +12,12 @@ Two shapes, each at f = 0.10 / 0.25 / 0.50 of both files' tokens (plus the prose
 output in jest's format: the failing title under ✕ and ●, another test's under ✓.
 ``tap``: the same reads, then the run in tape's own format (TAP): every test of the file
 under its `# title` head, `ok` after each but `not ok` after the asked one.
+
+``go``: an agent's read of a Go test file (Debian's golang-*-dev packages, ``--fetch``),
+then `go test` output: `--- FAIL: TestX/sub_title` and `x_test.go:N: …` where N is the
+last `t.Error…`/`t.Fatal…` line (else the last line) inside a subtest
+`t.Run("…", func(t *testing.T) {…})` of 3..80 lines whose title is unique in its file and
+which holds no other (at most 8 per file, Random(11)); f of the test file's tokens.
 
 Columns per shape and f: tasks; ``test`` the asked test kept whole (all its lines,
 contiguous); ``fits`` tasks whose prompt fits the budget with the asked test as the
@@ -32,10 +38,11 @@ import random
 import re
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from code_real import fetch_npm
+from code_real import fetch_debs, fetch_npm
 
 import ctxpress
 from ctxpress.compressor.code.fences import find_fences
@@ -52,8 +59,22 @@ PACKAGES = [
     "resolve@1.22.8",
     "json-stable-stringify@1.1.1",
 ]
+GO_DEBS = [
+    "golang-github-burntsushi-toml-dev=1.2.0-2",
+    "golang-github-cespare-xxhash-dev=2.1.1-2",
+    "golang-github-go-logr-logr-dev=1.2.3-1",
+    "golang-github-google-go-cmp-dev=0.5.9-1",
+    "golang-github-gorilla-mux-dev=1.8.0-1",
+    "golang-github-hashicorp-hcl-v2-dev=2.14.1-2",
+    "golang-github-labstack-echo-dev=4.2.1-3",
+    "golang-github-rs-zerolog-dev=1.26.1-2",
+    "golang-github-sirupsen-logrus-dev=1.9.0-1",
+    "golang-github-stretchr-testify-dev=1.8.1-1",
+]
+GO_ROOT = CACHE / "go"
+GO_PER_FILE = 8
 FRACS = (0.10, 0.25, 0.50)
-SHAPES = ("ask", "run", "tap")
+SHAPES = ("ask", "run", "tap", "go")
 PER_FILE = 4
 MARKS = ("// …", "/* … */", "...")
 MIN_TOKENS = ctxpress.Config().code_min_tokens
@@ -131,6 +152,99 @@ def tasks() -> list[dict[str, Any]]:
     return out
 
 
+def subtests(code: str) -> list[tuple[str, str, int, int, int]]:
+    """(test function, title, first row, last row, failing row) of each Go subtest with a
+    literal title (`t.Run("…", func(t *testing.T) {…})`), by tree-sitter here."""
+    out = []
+    stack = [parse("go", code.encode()).root_node]
+    lines = code.split("\n")
+    while stack:
+        node = stack.pop()
+        stack.extend(reversed(node.named_children))
+        call = node.named_children[0] if node.named_child_count else None
+        if node.type != "expression_statement" or call is None or call.type != "call_expression":
+            continue
+        fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if fn is None or args is None or not fn.text.decode().endswith(".Run"):
+            continue
+        kids = args.named_children
+        if len(kids) != 2 or kids[0].type != "interpreted_string_literal":
+            continue
+        if kids[1].type != "func_literal" or "\\" in kids[0].text.decode():
+            continue
+        top = node
+        while top.parent is not None and top.type != "function_declaration":
+            top = top.parent
+        name = top.child_by_field_name("name")
+        if name is None:
+            continue
+        a, b = node.start_point[0], node.end_point[0]
+        asserts = [r for r in range(a + 1, b) if re.search(r"\bt\.(Error|Fatal)", lines[r])]
+        failing = asserts[-1] if asserts else b - 1
+        out.append((name.text.decode(), kids[0].text.decode()[1:-1], a, b, failing))
+    return out
+
+
+def go_tasks() -> list[dict[str, Any]]:
+    rng = random.Random(11)
+    out = []
+    for test in sorted(GO_ROOT.rglob("*_test.go")):
+        code = test.read_text(errors="replace")
+        if clean_parse("go", code.encode()) is None:
+            continue
+        found = subtests(code)
+        count = defaultdict(int)
+        for _, title, *_ in found:
+            count[title] += 1
+        # (one holding another is not picked: `go test` names the inner one)
+        inner = [t for t in found if any(u[2] < t[2] and t[3] <= u[3] for u in found)]
+        picks = [t for t in found if count[t[1]] == 1 and 3 <= t[3] - t[2] + 1 <= 80]
+        picks = [t for t in picks if not any(t[2] < u[2] and u[3] <= t[3] for u in inner)]
+        rng.shuffle(picks)
+        lines = code.split("\n")
+        for fn, title, a, b, failing in picks[:GO_PER_FILE]:
+            package = test.relative_to(GO_ROOT).parts[5:7]
+            out.append(
+                {
+                    "package": "/".join(package),
+                    "test": test,
+                    "function": fn,
+                    "title": title,
+                    "rows": lines[a : b + 1],
+                    "line": failing + 1,
+                }
+            )
+    return out
+
+
+def go_prompt(task: dict[str, Any], test: str) -> list[dict[str, Any]]:
+    name, sub = task["test"].name, task["title"].replace(" ", "_")
+    log = (
+        f"--- FAIL: {task['function']} (0.00s)\n"
+        f"    --- FAIL: {task['function']}/{sub} (0.00s)\n"
+        f"        {name}:{task['line']}: unexpected result\nFAIL\nFAIL\t{task['package']}\t0.004s\n"
+    )
+    run = {"id": "c2", "type": "function"}
+    run["function"] = {"name": "run", "arguments": '{"cmd": "go test ./..."}'}
+    return [
+        {"role": "user", "content": "The tests fail. Fix it."},
+        *_read(1, name, test),
+        {"role": "assistant", "content": None, "tool_calls": [run]},
+        {"role": "tool", "tool_call_id": "c2", "content": log},
+    ]
+
+
+def measure_go(task: dict[str, Any], f: float) -> dict[str, Any]:
+    original = task["test"].read_text(errors="replace")
+    msgs = go_prompt(task, original)
+    code_tokens = ctxpress.count_tokens([{"role": "user", "content": original}])
+    budget = ctxpress.count_tokens(msgs) - int((1 - f) * code_tokens)
+    rows = "\n".join(task["rows"])
+    row: dict[str, Any] = {"package": task["package"], "shape": "go", "f": f}
+    row["fits"] = ctxpress.count_tokens(go_prompt(task, rows + "\n")) <= budget
+    return _outcome(row, msgs, budget, original, rows, "go", lambda text: text, 2)
+
+
 def _read(i: int, path: str, content: str) -> list[dict[str, Any]]:
     call = {"id": f"c{i}", "type": "function"}
     call["function"] = {"name": "read_file", "arguments": json.dumps({"path": path})}
@@ -194,6 +308,23 @@ def measure(task: dict[str, Any], shape: str, f: float) -> dict[str, Any]:
     short = ctxpress.count_tokens([{"role": "user", "content": src}]) < MIN_TOKENS
     alone = prompt(task, shape, src if short else "", rows + "\n")[0]
     row["fits"] = ctxpress.count_tokens(alone) <= budget
+    return _outcome(
+        row, msgs, budget, original, rows, "javascript", lambda text: code_of(text, shape), at
+    )
+
+
+def _outcome(
+    row: dict[str, Any],
+    msgs: list[dict[str, Any]],
+    budget: int,
+    original: str,
+    rows: str,
+    lang: str,
+    code: Callable[[str], str],
+    at: int,
+) -> dict[str, Any]:
+    """``row`` with what the code stage made of the test file in message ``at`` (its code
+    read by ``code``): kept whole, parses, over budget, altered, raised or failed open."""
     t0 = time.perf_counter()
     try:
         res = ctxpress.compress(msgs, budget=budget, stages=["code"])
@@ -202,9 +333,9 @@ def measure(task: dict[str, Any], shape: str, f: float) -> dict[str, Any]:
     row["ms"] = (time.perf_counter() - t0) * 1000
     row["err"] = bool(res.fail_open)
     row["over"] = res.tokens_after > budget
-    out = code_of(str(res.messages[at]["content"]), shape)
+    out = code(str(res.messages[at]["content"]))
     row["test"] = rows in out
-    row["parse"] = clean_parse("javascript", out.encode()) is not None
+    row["parse"] = clean_parse(lang, out.encode()) is not None
     lines = set(original.split("\n"))
     row["alter"] = any(ln not in lines and ln.strip() not in MARKS for ln in out.split("\n"))
     return row
@@ -217,12 +348,15 @@ def main() -> None:
     args = ap.parse_args()
     if args.fetch:
         fetch_npm(PACKAGES, CACHE)
-    todo = tasks()
-    if not todo:
+        fetch_debs(GO_DEBS, CACHE, GO_ROOT, unpinned=False)
+    todo, go = tasks(), go_tasks()
+    if not todo or not go:
         raise SystemExit(f"no corpus in {CACHE}: run with --fetch first")
-    rows = [measure(t, shape, f) for t in todo for shape in SHAPES for f in FRACS]
+    rows = [measure(t, shape, f) for t in todo for shape in SHAPES[:-1] for f in FRACS]
+    rows += [measure_go(t, f) for t in go for f in FRACS]
     cols = ("test", "fits", "parse", "over", "alter", "err")
-    print(f"{len(todo)} tests from {len({t['package'] for t in todo})} packages")
+    print(f"{len(todo)} JS tests from {len({t['package'] for t in todo})} packages")
+    print(f"{len(go)} Go subtests from {len({t['package'] for t in go})} packages")
     print(f"{'shape':6}{'f':>6}{'tasks':>7}" + "".join(f"{c:>7}" for c in cols) + f"{'ms':>7}")
     summary: dict[str, dict[str, Any]] = {}
     for shape in SHAPES:

@@ -2362,3 +2362,121 @@ def test_names_in_the_titles_of_passed_tests_are_not_asked_about(log: str) -> No
     assert "k59 = b.k59" not in str(res.messages[2]["content"])  # `merge` is not focal
     assert "focal: none" in res.stages[0].notes[0]
     assert "    const input = makeInput(7);\n" in str(res.messages[4]["content"])
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # mocha: the failure numbered, its title on a line of its own, then the stack
+        "  1) parse\n       handles case 7 of parse:\n     AssertionError: 1 == 7\n"
+        "      at Context.<anonymous> (test/parse.test.js:{line}:27)\n",
+        # node --test: the title after ✖, the frame under it
+        "▶ parse\n  ✔ handles case 6 of parse (0.7ms)\n  ✖ handles case 7 of parse (1ms)\n"
+        "    AssertionError: 1 !== 7\n        at TestContext.<anonymous> "
+        "(file:///app/test/parse.test.js:{line}:12)\n",
+        # only a stack frame into the assertion: no title to go by
+        "AssertionError: 1 == 7\n    at Context.<anonymous> (test/parse.test.js:{line}:27)\n"
+        "    at process.processImmediate (node:internal/timers:476:21)\n",
+    ],
+    ids=["mocha", "node-spec", "frame-only"],
+)
+def test_a_failing_test_a_report_points_into_is_kept_with_what_it_uses(log: str) -> None:
+    line = _suite().split("\n").index("    expect(out.items).toHaveLength(7);") + 1
+    msgs = _jest_run(log.format(line=line))
+    res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
+    tests, src = str(res.messages[4]["content"]), str(res.messages[2]["content"])
+    assert "    const input = makeInput(7);\n" in tests  # the whole test, not its last line
+    assert _MAKE_INPUT in src  # and what it calls from the module under test
+    assert res.stages[0].notes[1].endswith('focal: "handles case 7 of parse"')
+    assert not res.over_budget
+
+
+def _go_suite(n: int = 30) -> str:
+    """A Go test file: helpers, then one test of ``n`` subtests (`t.Run("…", func…)`)."""
+    cases = "".join(
+        f'\tt.Run("handles case {i} of parse", func(t *testing.T) {{\n'
+        f"\t\tout := Parse(makeInput({i}))\n\t\tif len(out.Items) != {i} {{\n"
+        f'\t\t\tt.Fatalf("got %d items, want {i}", len(out.Items))\n\t\t}}\n\t}})\n'
+        for i in range(n)
+    )
+    helpers = "".join(f"func helper{i}(x int) int {{\n\treturn x * {i}\n}}\n\n" for i in range(8))
+    return (
+        'package parse\n\nimport (\n\t"strings"\n\t"testing"\n)\n\n'
+        'func makeInput(n int) string {\n\treturn strings.Repeat("x,", n)\n}\n\n'
+        f"{helpers}func TestParse(t *testing.T) {{\n{cases}}}\n"
+    )
+
+
+def test_a_failing_go_subtest_is_cut_out_of_its_test_with_what_it_uses() -> None:
+    code = _go_suite()
+    line = code.split("\n").index('\t\t\tt.Fatalf("got %d items, want 7", len(out.Items))') + 1
+    log = (
+        "--- FAIL: TestParse (0.00s)\n    --- FAIL: TestParse/handles_case_7_of_parse (0.00s)\n"
+        f"        parse_test.go:{line}: got 1 items, want 7\nFAIL\nFAIL\tparse\t0.003s\n"
+    )
+    run = {"id": "c2", "type": "function"}
+    run["function"] = {"name": "run", "arguments": '{"cmd": "go test ./..."}'}
+    msgs = [
+        {"role": "user", "content": "The tests fail. Fix it."},
+        *_read(1, code, "parse_test.go"),
+        {"role": "assistant", "content": None, "tool_calls": [run]},
+        {"role": "tool", "tool_call_id": "c2", "content": log},
+    ]
+    budget = ctxpress.count_tokens(msgs) // 3
+    res = _ask(msgs, budget)
+    out = str(res.messages[2]["content"])
+    assert '\tt.Run("handles case 7 of parse", func(t *testing.T) {\n' in out
+    assert '\t\t\tt.Fatalf("got %d items, want 7", len(out.Items))\n' in out
+    assert "makeInput(8)" not in out  # the other subtests are cut away
+    assert 'return strings.Repeat("x,", n)' in out  # what the subtest calls, whole
+    assert clean_parse("go", out.encode()) is not None
+    assert res.tokens_after <= budget
+
+
+def test_a_long_go_function_around_a_named_closure_is_cut_around_it() -> None:
+    body = "".join(
+        f"\tv{i} := compute(args[{i}], wait*{i})\n\tif v{i} > limit {{\n\t\trun(v{i})\n\t}}\n"
+        for i in range(30)
+    )
+    code = (
+        "package debounce\n\nfunc Debounce(args []int, wait int, limit int) func() {\n"
+        "\tshouldInvoke := func(time int) bool {\n\t\treturn time-lastCall >= wait\n\t}\n"
+        + body
+        + "\treturn func() { shouldInvoke(0) }\n}\n"
+    )
+    out, res = _send("Why does `shouldInvoke` return false on the first call?", "go", code, 0.2)
+    assert not res.over_budget
+    lines = out.split("\n")
+    assert "\t\treturn time-lastCall >= wait" in lines
+    assert "\t\trun(v29)" not in lines
+    assert clean_parse("go", out.encode()) is not None
+
+
+def test_a_go_subtest_inside_another_is_cut_out_through_the_blocks_around_it() -> None:
+    def sub(i: int) -> str:
+        checks = "".join(
+            f'\t\t\t\tif got := r.Field{k}; got != {k} {{\n\t\t\t\t\tt.Errorf("field {k}: %d", got)'
+            "\n\t\t\t\t}\n"
+            for k in range(6)
+        )
+        head = f'\t\t\tt.Run("resource {i}", func(t *testing.T) {{\n'
+        return f"{head}\t\t\t\tr := root[{i}]\n{checks}\t\t\t}})\n"
+
+    code = (
+        'package hcl\n\nimport "testing"\n\nfunc TestLike(t *testing.T) {\n'
+        "\tfor name, load := range tests {\n\t\tt.Run(name, func(t *testing.T) {\n"
+        "\t\t\troot := load()\n" + "".join(sub(i) for i in range(12)) + "\t\t})\n\t}\n}\n"
+    )
+    rows = code.split("\n")
+    at = rows.index("\t\t\t\tr := root[8]")
+    line = rows.index('\t\t\t\t\tt.Errorf("field 5: %d", got)', at) + 1
+    log = f"--- FAIL: TestLike/a.hcl/resource_8 (0.00s)\n    like_test.go:{line}: field 5: 0\n"
+    msgs = [{"role": "user", "content": "Fix it."}, *_read(1, code, "like_test.go")]
+    msgs.append({"role": "user", "content": log})
+    budget = ctxpress.count_tokens(msgs) // 3
+    res = _ask(msgs, budget)
+    out = str(res.messages[2]["content"])
+    assert sub(8) in out
+    assert "root[7]" not in out and "root[9]" not in out  # its sibling subtests are cut away
+    assert clean_parse("go", out.encode()) is not None
+    assert res.tokens_after <= budget

@@ -155,10 +155,10 @@ def find_focal(
     tests = [u for u in titled if not any(u in ancestors(v) for v in titled)]
     for u in tests:
         seed(u, 0.0 if len(tests) <= _TESTS_MAX else 1.0)
-    # A file:line reference: the innermost function holding the line is focal.
+    # A file:line reference: the innermost function (or test) holding the line is focal.
     located: set[Unit] = set()
     for row in sorted(focus.rows):
-        best = _innermost_function(outline, row) or _innermost_unit(outline, row)
+        best = _innermost_function(outline, row, tests=True) or _innermost_unit(outline, row)
         if best is not None:
             seed(best, 0.0)
             located.add(best)
@@ -280,11 +280,14 @@ def _defines(u: Unit, names: frozenset[str]) -> bool:
     return u.kind == "stmt" and bool(names.intersection(u.defs))
 
 
-def _innermost_function(outline: Outline, row: int) -> Unit | None:
+def _innermost_function(outline: Outline, row: int, tests: bool = False) -> Unit | None:
+    """The smallest function holding ``row``; with ``tests``, a titled test (`it("…",
+    () => …)`, no test inside it) counts as one: a stack frame into a test's assertion
+    points at the test, not at that one statement."""
     best = None
     for u in outline.units:
         if (
-            u.kind == "func"
+            (u.kind == "func" or (tests and u.title and not any(c.title for c in u.children or ())))
             and u.start <= row <= u.last
             and (best is None or u.last - u.start < best.last - best.start)
         ):
@@ -316,12 +319,28 @@ def _closures_at(outline: Outline, rows: frozenset[int]) -> dict[Unit, list[int]
         node = node_at(outline, row)
         at = row
         while node is not None and node.start_point[0] > u.head_end:
-            if node.type in outline.spec.functions and _named(node):
+            if _subtest(node) or (node.type in outline.spec.functions and _named(node)):
                 at, inner = node.start_point[0], True
                 break
             node = node.parent
         out.setdefault(u, []).append(at)
     return out if inner else {}
+
+
+def _subtest(fn: Any) -> bool:
+    """Whether ``fn`` is a function literal a call titles (Go's `t.Run("empty input",
+    func(t *testing.T) {…})`, an `it("…", () => …)` inside a function): a runner reports
+    the subtest by that title, so the frame into it is about it, not the whole test."""
+    args = fn.parent
+    if fn.type not in _LITERAL_FUNCTIONS or args is None or args.type not in _ARGUMENTS:
+        return False
+    first = args.named_children[0] if args.named_child_count else None
+    return first is not None and first is not fn and first.type in _STRINGS
+
+
+_LITERAL_FUNCTIONS = frozenset({"func_literal", "arrow_function", "function_expression"})
+_ARGUMENTS = frozenset({"argument_list", "arguments"})
+_STRINGS = frozenset({"interpreted_string_literal", "raw_string_literal", "string"})
 
 
 def _named(fn: Any) -> bool:

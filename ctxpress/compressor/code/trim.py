@@ -519,6 +519,8 @@ def nested_cut(
             chain.append(node)
             node = node.parent
         body = node.child_by_field_name("body") if node is not None else None
+        if body is not None and [c.type for c in body.named_children] == ["statement_list"]:
+            body = body.named_children[0]  # Go: the block's statements are one node
         stmt = next((c for c in chain if c.parent == body), None) if body is not None else None
         if stmt is None or stmt.start_point[0] <= u.head_end:
             return None
@@ -584,9 +586,10 @@ def _path_rows(lines: list[str], chain: list[Any], stmt: Any, python: bool) -> s
     drop: set[int] = set()
     for c in chain:
         p = c.parent
-        if p is None or p.type not in _CUT_THROUGH or c is stmt:
+        box = p.parent if p is not None and p.type == "statement_list" else p  # Go
+        if p is None or box is None or box.type not in _CUT_THROUGH or c is stmt:
             continue
-        top, bottom = p.start_point[0], p.end_point[0]
+        top, bottom = box.start_point[0], box.end_point[0]
         if python:  # a suite's rows are its statements'
             if p.parent is None or top <= p.parent.start_point[0]:
                 continue
@@ -971,7 +974,12 @@ def trim_outline(
     kept = sum(1 for u in outline.units if modes.get(u) == FULL)
     collapsed = sum(1 for u in outline.units if modes.get(u) in (SIG, PART))
     dropped = sum(1 for u in outline.units if modes.get(u, DROP) == DROP)
-    names = [f"{u.owner}.{u.label}" if u.owner else u.label or f'"{u.title[:60]}"' for u in focal]
+    names = [
+        f"{u.owner}.{u.label}"
+        if u.owner
+        else u.label or (f'"{u.title[:60]}"' if u.title else f"line {u.start + 1}")
+        for u in focal
+    ]
     short = any(modes.get(f, DROP) not in (FULL, BARE) for f in focal)
     return TrimResult(code, names, tokens, kept, collapsed, dropped, short)
 
