@@ -4,6 +4,7 @@ budgets shared by several blocks. All through the public ``ctxpress.compress``."
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -2154,8 +2155,9 @@ def _suite(n: int = 30) -> str:
 _MAKE_INPUT = "export function makeInput(n) {\n  return Array(n).fill('x').join(',');\n}\n"
 
 
-def _jest_run(log: str) -> list[dict[str, object]]:
-    """An agent reads `src/parse.js` and its tests, then runs them and shows ``log``."""
+def _jest_run(log: str, suite: str = "") -> list[dict[str, object]]:
+    """An agent reads `src/parse.js` and its tests (``suite``, else ``_suite()``), then
+    runs them and shows ``log``."""
     src = _fill("js-module", 20) + _MAKE_INPUT
     run = {"id": "c3", "type": "function"}
     run["function"] = {"name": "run", "arguments": '{"cmd": "npx jest"}'}
@@ -2163,19 +2165,28 @@ def _jest_run(log: str) -> list[dict[str, object]]:
     return [
         {"role": "user", "content": "The parse tests fail. Fix it."},
         *_read(1, src, "src/parse.js"),
-        *_read(2, _suite(), "test/parse.test.js"),
+        *_read(2, suite or _suite(), "test/parse.test.js"),
         {"role": "assistant", "content": None, "tool_calls": [run]},
         {"role": "tool", "tool_call_id": "c3", "content": log},
     ]
 
 
-def test_a_failing_test_named_by_its_title_is_kept_with_what_it_uses() -> None:
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "import { parse, makeInput } from './parse';",
+        "const { parse, makeInput } = require('./parse');",
+    ],
+    ids=["esm", "commonjs"],
+)
+def test_a_failing_test_named_by_its_title_is_kept_with_what_it_uses(imports: str) -> None:
     log = (
         "FAIL test/parse.test.js\n  parse\n    ✓ handles case 6 of parse (2 ms)\n"
         "    ✕ handles case 7 of parse (5 ms)\n\n  ● parse › handles case 7 of parse\n\n"
         "    Expected length: 7\n    Received length: 1\n"
     )
-    msgs = _jest_run(log)
+    suite = _suite().replace("import { parse, makeInput } from './parse';", imports)
+    msgs = _jest_run(log, suite)
     res = _ask(msgs, ctxpress.count_tokens(msgs) // 3)
     tests, src = str(res.messages[4]["content"]), str(res.messages[2]["content"])
     assert "    const input = makeInput(7);\n" in tests  # the failing test, whole
@@ -2477,6 +2488,167 @@ def test_a_go_subtest_inside_another_is_cut_out_through_the_blocks_around_it() -
     res = _ask(msgs, budget)
     out = str(res.messages[2]["content"])
     assert sub(8) in out
+    assert "\t\t\troot := load()\n" in out  # the setup around it the subtest uses stays
     assert "root[7]" not in out and "root[9]" not in out  # its sibling subtests are cut away
     assert clean_parse("go", out.encode()) is not None
+    assert res.tokens_after <= budget
+
+
+def _fails(code: str, path: str, log: str) -> tuple[str, ctxpress.CompressResult, int]:
+    """An agent's read of test file ``path`` and the run's ``log``, at a third of the
+    tokens: the file as the code stage leaves it, the result and the budget."""
+    msgs = [
+        {"role": "user", "content": "The tests fail. Fix it."},
+        *_read(1, code, path),
+        {"role": "user", "content": log},
+    ]
+    budget = ctxpress.count_tokens(msgs) // 3
+    res = _ask(msgs, budget)
+    return str(res.messages[2]["content"]), res, budget
+
+
+# A Go table's entries: keyed fields, positional fields, a map keyed by the title.
+_GO_TABLES = {
+    "keyed": (
+        "[]struct {\n\t\tname  string\n\t\tinput string\n\t\twant  int\n\t}",
+        '\t\t{{\n\t\t\tname:  "parses case {i} of input",\n\t\t\tinput: makeInput({i}),\n'
+        "\t\t\twant:  {i},\n\t\t}},\n",
+        "for _, tt := range tests {\n\t\ttt := tt\n\t\tt.Run(tt.name, ",
+    ),
+    "positional": (
+        "[]testCase",
+        '\t\ttestCase{{"parses case {i} of input", makeInput({i}), {i}}},\n',
+        "for _, tt := range tests {\n\t\tt.Run(tt.name, ",
+    ),
+    "map": (
+        "map[string]testCase",
+        '\t\t"parses case {i} of input": {{input: makeInput({i}), want: {i}}},\n',
+        "for name, tt := range tests {\n\t\tt.Run(name, ",
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_GO_TABLES))
+def test_a_failing_table_driven_go_subtest_keeps_its_table_entry_not_the_others(
+    shape: str,
+) -> None:
+    kind, entry, loop = _GO_TABLES[shape]
+    fatal = '\t\t\t\tt.Fatalf("got %d items, want %d", len(out.Items), tt.want)\n'
+    code = (
+        'package parse\n\nimport (\n\t"strings"\n\t"testing"\n)\n\n'
+        "type testCase struct {\n\tname  string\n\tinput string\n\twant  int\n}\n\n"
+        'func makeInput(n int) string {\n\treturn strings.Repeat("x,", n)\n}\n\n'
+        f"func TestParse(t *testing.T) {{\n\ttests := {kind}{{\n"
+        + "".join(entry.format(i=i) for i in range(40))
+        + f"\t}}\n\t{loop}func(t *testing.T) {{\n\t\t\tout := Parse(tt.input)\n"
+        f"\t\t\tif len(out.Items) != tt.want {{\n{fatal}\t\t\t}}\n\t\t}})\n\t}}\n}}\n"
+    )
+    line = code.split("\n").index(fatal[:-1])
+    log = (
+        "--- FAIL: TestParse (0.00s)\n    --- FAIL: TestParse/parses_case_7_of_input (0.00s)\n"
+        f"        parse_test.go:{line + 1}: got 1 items, want 7\nFAIL\nFAIL\tparse\t0.003s\n"
+    )
+    out, res, budget = _fails(code, "parse_test.go", log)
+    assert entry.format(i=7) in out  # the entry the run names, whole
+    assert "makeInput(6)" not in out and "makeInput(8)" not in out  # not the others
+    assert fatal in out
+    assert loop in out  # with the loop's own setup the subtest uses (`tt := tt`)
+    assert 'return strings.Repeat("x,", n)' in out  # what the entry calls, defined
+    assert clean_parse("go", out.encode()) is not None
+    assert res.tokens_after <= budget
+
+
+# A parametrized pytest test's cases, and the id pytest reports the eighth one by.
+_PYTEST_CASES = {
+    "values": (
+        "    [\n{sets}    ],\n",
+        '        ("input {i}", {i}, "out-{i}"),\n',
+        "input 7-7-out-7",
+    ),
+    "param-id": (
+        "    [\n{sets}    ],\n",
+        '        pytest.param("input {i}", {i}, "out-{i}", id="case {i}"),\n',
+        "case 7",
+    ),
+    "ids-list": (
+        "    [\n{sets}    ],\n    ids=[{ids}],\n",
+        '        ("input {i}", {i}, "out-{i}"),\n',
+        "c7",
+    ),
+    "duplicates": (
+        "    [\n{sets}    ],\n",
+        '        ("input", {h}, "out"),  # case {i}\n',
+        "input-3-out1",
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_PYTEST_CASES))
+def test_a_failing_parametrized_pytest_case_is_kept_and_the_other_cases_elided(shape: str) -> None:
+    frame, case, failing = _PYTEST_CASES[shape]
+    sets = "".join(case.format(i=i, h=i // 2) for i in range(40))
+    code = (
+        "import pytest\n\nfrom mylib import parse\n\n\n"
+        "def make_input(n):\n    return ','.join('x' * n)\n\n\n"
+        + "".join(f"def helper{k}(x):\n    return x * {k}\n\n\n" for k in range(12))
+        + '@pytest.mark.parametrize(\n    "text, count, label",\n'
+        + frame.format(sets=sets, ids=", ".join(f'"c{i}"' for i in range(40)))
+        + ")\ndef test_parse(text, count, label):\n    out = parse(make_input(count))\n"
+        "    assert len(out.items) == count, label\n"
+    )
+    line = code.split("\n").index("    assert len(out.items) == count, label") + 1
+    log = (
+        f"FAILED tests/test_parse.py::test_parse[{failing}] - AssertionError\n"
+        f"tests/test_parse.py:{line}: AssertionError\n"
+    )
+    out, res, budget = _fails(code, "tests/test_parse.py", log)
+    assert case.format(i=7, h=3) in out  # the case the run names, as it is
+    assert case.format(i=6, h=3) not in out and case.format(i=8, h=4) not in out
+    assert "        ...,\n" in out
+    assert "    return ','.join('x' * n)\n" in out  # what the test calls, defined
+    ast.parse(out)
+    assert res.tokens_after <= budget
+
+
+def test_a_map_of_parametrized_tests_folds_their_cases_and_keeps_every_signature() -> None:
+    cases = "".join(f'        ("input {i}", {i}),\n' for i in range(25))
+    tests = "".join(
+        f'@pytest.mark.parametrize(\n    "text, count",\n    [\n{cases}    ],\n)\n'
+        f"def test_case_{j}(text, count):\n    out = parse(text)\n"
+        "    assert len(out) == count\n\n\n"
+        for j in range(6)
+    )
+    code = "import pytest\n\n\ndef parse(text):\n    return text.split(',')\n\n\n" + tests
+    out, res = _send("What does this test file cover?", "python", code, 0.25)
+    assert not res.over_budget
+    for j in range(6):  # every test's signature, its decorator's list folded
+        assert f"    [\n        ...\n    ],\n)\ndef test_case_{j}(text, count):\n" in out
+    ast.parse(out)
+
+
+@pytest.mark.parametrize(
+    ("row", "title", "printed"),
+    [
+        ("  [{i}, {j}, {k}],\n", "'add(%i, %i) -> %i'", "add(7, 8) -> 15"),
+        ("  {{ a: {i}, b: {j}, sum: {k} }},\n", "'$a plus $b is $sum'", "7 plus 8 is 15"),
+        ("  ['case {i}', {j}],\n", "'%s then %d'", "case 7 then 8"),
+    ],
+    ids=["printf", "fields", "string"],
+)
+def test_a_failing_jest_table_test_is_found_by_its_printed_title_and_cut_to_that_row(
+    row: str, title: str, printed: str
+) -> None:
+    table = "".join(row.format(i=i, j=i + 1, k=2 * i + 1) for i in range(40))
+    code = (
+        "const { add } = require('../lib/add');\n\ndescribe('add', () => {\n"
+        f"  test.each([\n{table}  ])({title}, (a, b, sum) => {{\n"
+        "    expect(add(a, b)).toBe(sum);\n  });\n\n"
+        "  test('adds zero', () => {\n    expect(add(0, 0)).toBe(0);\n  });\n});\n"
+    )
+    log = f"FAIL test/add.test.js\n  add\n    ✕ {printed} (3 ms)\n    ✓ adds zero (1 ms)\n"
+    out, res, budget = _fails(code, "test/add.test.js", log)
+    assert row.format(i=7, j=8, k=15) in out  # the row the run names
+    assert row.format(i=6, j=7, k=13) not in out and row.format(i=8, j=9, k=17) not in out
+    assert "    expect(add(a, b)).toBe(sum);\n" in out  # the test's body, whole
+    assert clean_parse("javascript", out.encode()) is not None
     assert res.tokens_after <= budget

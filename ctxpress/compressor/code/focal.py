@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ctxpress.compressor.code.cases import go_table_entry
 from ctxpress.compressor.code.outline import (
     Focus,
     Outline,
@@ -268,8 +269,21 @@ _USER_ELSEWHERE, _USERS_ELSEWHERE = 1.5, 4
 
 def _titled(title: str, prose: str) -> bool:
     """Whether ``prose`` (without the tests a run reports as passed: ``Focus.prose``) holds
-    ``title`` as a whole phrase (not `case 1` in `case 10`)."""
+    ``title`` as a whole phrase (not `case 1` in `case 10`). A table test's title
+    (`test.each(table)("add(%i, %i) -> %i", …)`, `$name` for a row's field) is held with
+    any value where a placeholder is, as the runner prints one row: `add(7, 8) -> 15`."""
+    parts = _PLACEHOLDER.split(title)
+    if len(parts) > 1 and sum(len(re.findall(r"\w", p)) for p in parts) >= _TEMPLATE_WORDS:
+        pattern = r"[^\n]+?".join(re.escape(p.replace("%%", "%")) for p in parts)
+        return re.search(rf"(?<!\w){pattern}(?!\w)", prose) is not None
     return title in prose and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", prose) is not None
+
+
+# What a table test's title has a row's value in place of (jest / vitest `.each`): printf
+# placeholders and `$field` (`$a.b`); and the letters and digits the rest must have, at
+# least, to tell one test from another.
+_PLACEHOLDER = re.compile(r"%[sdifjoOpP#$]|\$[A-Za-z_][\w.]*")
+_TEMPLATE_WORDS = 3
 
 
 def _defines(u: Unit, names: frozenset[str]) -> bool:
@@ -305,11 +319,12 @@ def _innermost_unit(outline: Outline, row: int) -> Unit | None:
     return best
 
 
-def _closures_at(outline: Outline, rows: frozenset[int]) -> dict[Unit, list[int]]:
+def _closures_at(outline: Outline, rows: frozenset[int], prose: str) -> dict[Unit, list[int]]:
     """A file:line inside a named closure (a stack frame `at flush (x.js:30:9)`): the
     function around it, with the row the closure starts on; the function's other rows the
-    report names stay as they are. Nothing where no row is inside a closure: the
-    function the report points into is kept whole."""
+    report names stay as they are. A table-driven subtest's closure comes with the row of
+    the table entry the run names (``cases.go_table_entry``). Nothing where no row is inside a
+    closure: the function the report points into is kept whole."""
     out: dict[Unit, list[int]] = {}
     inner = False
     for row in sorted(rows):
@@ -317,13 +332,19 @@ def _closures_at(outline: Outline, rows: frozenset[int]) -> dict[Unit, list[int]
         if u is None or outline.tree is None or not outline.lines[row].strip():
             continue
         node = node_at(outline, row)
-        at = row
+        at = [row]
         while node is not None and node.start_point[0] > u.head_end:
-            if _subtest(node) or (node.type in outline.spec.functions and _named(node)):
-                at, inner = node.start_point[0], True
+            entry = go_table_entry(node, prose)
+            if (
+                entry is not None
+                or _subtest(node)
+                or (node.type in outline.spec.functions and _named(node))
+            ):
+                at, inner = [node.start_point[0]], True
+                at += [] if entry is None else [entry]
                 break
             node = node.parent
-        out.setdefault(u, []).append(at)
+        out.setdefault(u, []).extend(at)
     return out if inner else {}
 
 
@@ -335,7 +356,7 @@ def _subtest(fn: Any) -> bool:
     if fn.type not in _LITERAL_FUNCTIONS or args is None or args.type not in _ARGUMENTS:
         return False
     first = args.named_children[0] if args.named_child_count else None
-    return first is not None and first is not fn and first.type in _STRINGS
+    return first is not None and first != fn and first.type in _STRINGS
 
 
 _LITERAL_FUNCTIONS = frozenset({"func_literal", "arrow_function", "function_expression"})
@@ -370,7 +391,7 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     file:line reference, the named closures the lines are in instead (``_closures_at``):
     a report's source line names what it calls, not what it is in. Kept on the outline
     (read-only): a block is planned several times with one focus."""
-    key = (focus.strong, focus.rows)
+    key = (focus.strong, focus.rows, focus.prose)
     known = outline.nested.get(key)
     if known is None:
         known = outline.nested[key] = _nested_definitions(outline, focus)
@@ -379,7 +400,7 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
 
 def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     if focus.rows:
-        return _closures_at(outline, focus.rows)
+        return _closures_at(outline, focus.rows, focus.prose)
     defined = {u.name for u in outline.units}
     defined.update(d for u in outline.units if u.kind in ("func", "class") for d in u.defs)
     unmatched = focus.strong - defined

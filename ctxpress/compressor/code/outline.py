@@ -213,6 +213,22 @@ def _call_title(statement: Any) -> str:
     return re.sub(r"\\([\\'\"`])", r"\1", node_text(first)[1:-1])  # as a runner prints it
 
 
+def _requires(node: Any) -> bool:
+    """Whether ``node`` is CommonJS's import: `const { a, b } = require("x")`, `var y =
+    require("x").y`; every name it declares comes from a `require`."""
+    if node.type not in ("lexical_declaration", "variable_declaration"):
+        return False
+    decls = [c for c in node.named_children if c.type == "variable_declarator"]
+    for d in decls:
+        value = d.child_by_field_name("value")
+        while value is not None and value.type in ("member_expression", "parenthesized_expression"):
+            value = value.named_children[0] if value.named_child_count else None
+        fn = value.child_by_field_name("function") if value is not None else None
+        if value is None or value.type != "call_expression" or node_text(fn) != "require":
+            return False
+    return bool(decls)
+
+
 def _call_object(value: Any, functions: frozenset[str]) -> Any:
     """The object literal with methods a call passes (`createSlice({ reducers: { add()
     {…} } })`, `Extension.create({ addKeys() {…} })`, `defineComponent({ setup() {…} })`),
@@ -306,6 +322,9 @@ class Unit:
     suite: int = 0  # which suite of the parent (if/else …) this member sits in
     title: str = ""  # a JS test's or suite's title (`it("parses empty input", …)`)
     header_words: frozenset[str] = frozenset()
+    # header rows a signature leaves out, as (first, last): the inside of a long literal a
+    # decorator is given (a `parametrize` list of cases)
+    folds: tuple[tuple[int, int], ...] = ()
     body: Any = None  # Python methods and stubs: the body node, read for ``PART`` when needed
     # Python methods: each ``self.attr = ...`` statement of the body as (attributes,
     # row segments to keep: enclosing headers, then the statement; True marks a header)
@@ -344,8 +363,8 @@ class Outline:
     types: dict[str, list[Unit]] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)
     tree: Any = None  # the syntax tree the units were read from
-    # ``focal.nested_definitions`` by the focus's names and rows
-    nested: dict[tuple[frozenset[str], frozenset[int]], dict[Unit, list[int]]] = field(
+    # ``focal.nested_definitions`` by the focus's names, rows and prose
+    nested: dict[tuple[frozenset[str], frozenset[int], str], dict[Unit, list[int]]] = field(
         default_factory=dict, repr=False
     )
     # ``focal.users_elsewhere`` by focus
@@ -375,6 +394,34 @@ class Focus:
 
 
 # ---------------------------------------------------------------------------- outline
+
+
+# Literals a signature folds inside decorators, and the rows inside them it takes to fold.
+_FOLDED = frozenset({"list", "tuple", "dictionary", "set"})
+_FOLD_ROWS = 3
+
+
+def _folds(decorated: Any) -> list[tuple[int, int]]:
+    """The rows inside each outermost long literal the decorators of ``decorated`` are
+    given whose brackets stand on lines of their own (`[` … `],`): what an elision inside
+    the brackets can stand for while the header still parses."""
+    out: list[tuple[int, int]] = []
+    todo = [d for d in decorated.named_children if d.type == "decorator"]
+    while todo:
+        node = todo.pop()
+        kids = [c for c in node.named_children if c.type != "comment"]
+        top, bottom = node.start_point[0], node.end_point[0]
+        if (
+            node.type in _FOLDED
+            and kids
+            and kids[0].start_point[0] > top
+            and kids[-1].end_point[0] < bottom
+            and bottom - top - 1 >= _FOLD_ROWS
+        ):
+            out.append((top + 1, bottom - 1))
+        else:
+            todo.extend(node.named_children)
+    return sorted(out)
 
 
 def node_at(outline: Outline, row: int) -> Any:
@@ -676,6 +723,8 @@ class _Builder:
             return
         unit.head_end = colon_row
         unit.indent = indent_of(self.lines[body.start_point[0]])
+        if core.parent is not None and core.parent.type == "decorated_definition":
+            unit.folds = tuple(_folds(core.parent))
 
     def find_body(self, core: Any) -> Any:
         body = core.child_by_field_name("body")
@@ -912,6 +961,9 @@ class _Builder:
             unit.kind = "import"
             words = IDENT.findall(node_text(node))
             unit.defs = tuple(dict.fromkeys(w for w in words if w not in _IMPORT_WORDS))
+            return unit
+        if _requires(node):
+            unit.kind, unit.defs = "import", tuple(dict.fromkeys(decl_names(node)))
             return unit
         if ctype in spec.functions:
             unit.kind = "func"

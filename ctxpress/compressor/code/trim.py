@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ctxpress.compressor.code.cases import cases_cut
 from ctxpress.compressor.code.focal import (
     find_focal,
     nested_definitions,
@@ -132,6 +133,7 @@ class _Costs:
         n = self._sig.get(u)
         if n is None:
             n = self.tok(u.start, u.head_end) + self.marker + 1
+            n += sum(self.marker - self.tok(a, b) for a, b in u.folds)
             if u.close >= 0:
                 n += self.tok(u.close, u.last)
             self._sig[u] = n
@@ -306,7 +308,12 @@ def render(
         elif m == BARE:
             out.extend(lines[u.start : u.last + 1])
         elif m == SIG:
-            out.extend(lines[u.start : u.head_end + 1])
+            r = u.start
+            for a, b in u.folds:  # a decorator's long literal: its brackets and an elision
+                out.extend(lines[r:a])
+                out.append(indent_of(lines[a]) + marker_text)
+                r = b + 1
+            out.extend(lines[r : u.head_end + 1])
             out.append(u.indent + marker_text)
             if u.close >= 0:
                 out.extend(lines[u.close : u.last + 1])
@@ -502,16 +509,18 @@ def nested_cut(
     about. In brace languages the blocks and object literals on the way to a definition
     keep only their braces and the member on the way (``return {`` … ``set(k, v) {…}``
     … ``};``). While the cut stays within ``limit`` tokens (by ``cost``), the statements
-    of ``u``'s body that declare what the kept code uses come too, nearest uses first (a
-    closure's variables, a sibling closure it calls). ``None`` where a definition is not
+    of ``u``'s body and of the blocks on the way that declare what the kept code uses come
+    too, smallest first (a closure's variables, a subtest's setup, a sibling closure it
+    calls). ``None`` where a definition is not
     inside a statement of ``u``'s own body (Python: not one itself)."""
     if not u.collapsible or outline.tree is None:
         return None
     lines, marker, python = outline.lines, elision(outline), outline.spec.python
     kept: set[int] = set()
+    elided: list[Any] = []  # members of the blocks on the way the cut leaves out
     body = None
     for row in rows:
-        node = node_at(outline, row)
+        node = _opening(outline, row)
         chain = []
         while node is not None and not (
             node.type in outline.spec.functions and u.start <= node.start_point[0] <= u.head_end
@@ -524,7 +533,9 @@ def nested_cut(
         stmt = next((c for c in chain if c.parent == body), None) if body is not None else None
         if stmt is None or stmt.start_point[0] <= u.head_end:
             return None
-        kept |= _path_rows(lines, chain, stmt, python)
+        path, gone = _path_rows(lines, chain, stmt, python)
+        kept |= path
+        elided.extend(gone)
     if body is None:
         return None
 
@@ -548,12 +559,13 @@ def nested_cut(
         return out
 
     if cost is not None:
-        # what the kept code uses from the enclosing body: nearest uses first, smallest first
+        # what the kept code uses from the enclosing body and the blocks on the way: what it
+        # uses directly first, then what that uses; smallest first
         words = set(IDENT.findall("\n".join(lines[r] for r in kept)))
         for _ in range(2):
             found = [
                 st
-                for st in body.named_children
+                for st in [*body.named_children, *elided]
                 if st.start_point[0] > u.head_end
                 and not kept.intersection(_rows(st))
                 and words.intersection(decl_names(st))
@@ -570,21 +582,41 @@ def nested_cut(
     return render(kept)
 
 
+def _opening(outline: Outline, row: int) -> Any:
+    """The node ``row`` opens: after the brackets it starts by closing (Go's `}, {` opens
+    the next table entry, not the one it ends)."""
+    line = outline.lines[row]
+    rest = line.lstrip(" \t}),;")
+    if not rest.strip():
+        return node_at(outline, row)
+    col = len(line) - len(rest)
+    return outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
+
+
 def _rows(node: Any) -> set[int]:
     return set(range(node.start_point[0], end_row(node) + 1))
 
 
 # Nodes whose other members a cut may elide: blocks (Python suites too), object literals,
-# class bodies (a Java anonymous class's), Rust impl bodies.
-_CUT_THROUGH = frozenset({"statement_block", "block", "object", "class_body", "declaration_list"})
+# class bodies (a Java anonymous class's), Rust impl bodies, Go composite literals (a
+# test table's other entries).
+_CUT_THROUGH = frozenset(
+    {"statement_block", "block", "object", "class_body", "declaration_list", "literal_value"}
+)
 
 
-def _path_rows(lines: list[str], chain: list[Any], stmt: Any, python: bool) -> set[int]:
+def _path_rows(
+    lines: list[str], chain: list[Any], stmt: Any, python: bool
+) -> tuple[set[int], list[Any]]:
     """The rows of ``stmt`` to keep for the definition ``chain`` climbs from: all of it
     but the other members of each block or object literal on the way whose braces end
-    and start their lines (a Python suite: that starts below its header)."""
+    and start their lines (a Python suite: that starts below its header); and those
+    members left out."""
     drop: set[int] = set()
+    gone: list[Any] = []
     for c in chain:
+        if not c.is_named:
+            continue  # the `{` a row starts with: its siblings are the members on the way
         p = c.parent
         box = p.parent if p is not None and p.type == "statement_list" else p  # Go
         if p is None or box is None or box.type not in _CUT_THROUGH or c is stmt:
@@ -596,12 +628,16 @@ def _path_rows(lines: list[str], chain: list[Any], stmt: Any, python: bool) -> s
             top, bottom = top - 1, bottom + 1
         elif not (lines[top].rstrip().endswith("{") and lines[bottom].lstrip().startswith("}")):
             continue
-        mine = _rows(c)
-        for sib in p.named_children:
-            rows = _rows(sib)
-            if sib is not c and top < min(rows) and max(rows) < bottom and not rows & mine:
-                drop |= rows
-    return _rows(stmt) - drop
+        sibs = [(sib, _rows(sib)) for sib in p.named_children if sib != c]
+        inside = [(sib, rows) for sib, rows in sibs if top < min(rows) and max(rows) < bottom]
+        kept = _rows(c).union(*(rows for sib, rows in sibs if (sib, rows) not in inside))
+        for sib, rows in inside:
+            # a row it shares with what stays (Go's `}, {` between table entries) stays
+            # where it balances its own brackets; else the member stays whole
+            if all(_balanced(lines[r]) for r in rows & kept):
+                drop |= rows - kept
+                gone.append(sib)
+    return _rows(stmt) - drop, gone
 
 
 def required_parts(
@@ -900,6 +936,10 @@ def trim_outline(
         if lines:
             around[u] = lines
         seeds[u] = 0.0 if lines or costs.full(u) <= budget else 1.0
+    # a failing parametrized test: the cases the run names, the others elided
+    for u, d in seeds.items():
+        if d == 0.0 and u not in around and (lines := cases_cut(outline, u, focus.prose)):
+            around[u] = lines
     focal = [u for u, d in seeds.items() if d == 0.0]
     empty = [f for f in focal if f.empty]
     focal_names = {f.name for f in focal}
