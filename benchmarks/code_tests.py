@@ -25,8 +25,9 @@ whole means the entry and the `t.Run` statement both.
 ``pytest``: an agent's read of a Python test file (the sdists of 7 PyPI projects,
 ``--fetch``), then pytest's `path:N: AssertionError` (N: the test's last `assert`) and
 `FAILED path::test_x[<id>]` for one parameter set of a test with one `parametrize`
-decorator of 4 or more literal sets on lines of their own (the id by pytest's own
-``IdMaker``; Random(11), at most 8 per file). Kept whole: the set and the test function.
+decorator of 4 or more literal sets on lines of their own, inline or in a module-level
+list it names (the id by pytest's own ``IdMaker``; Random(11), at most 8 per file). Kept
+whole: the set and the test function.
 
 Columns per shape and f: tasks; ``test`` the asked test kept whole (all its lines,
 contiguous); ``fits`` tasks whose prompt fits the budget with the asked test as the
@@ -447,14 +448,18 @@ def table_tasks() -> list[dict[str, Any]]:
     return out
 
 
-def _param_sets(dec: ast.expr) -> tuple[list[str], list[ast.expr]] | None:
-    """(pytest's ids, the sets' nodes) of a `parametrize` decorator whose
-    sets are literals (or `pytest.param` of literals) on lines of their own, with
-    ``MIN_SETS`` or more; ``None`` otherwise."""
+def _param_sets(
+    dec: ast.expr, tables: dict[str, ast.expr]
+) -> tuple[list[str], list[ast.expr]] | None:
+    """(pytest's ids, the sets' nodes) of a `parametrize` decorator whose sets (inline,
+    or a module-level list it names: ``tables``) are literals (or `pytest.param` of
+    literals) on lines of their own, with ``MIN_SETS`` or more; ``None`` otherwise."""
     if not (isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize")):
         return None
     kw = {k.arg: k.value for k in dec.keywords}
     args = [*dec.args, *(kw[k] for k in ("argnames", "argvalues") if k in kw)][:2]
+    if len(args) == 2 and isinstance(args[1], ast.Name) and args[1].id in tables:
+        args[1] = tables[args[1].id]
     if len(args) < 2 or not isinstance(args[1], ast.List | ast.Tuple):
         return None
     try:
@@ -496,11 +501,16 @@ def pytest_tasks() -> list[dict[str, Any]]:
         except SyntaxError:
             continue
         lines = code.split("\n")
+        tables = {
+            st.targets[0].id: st.value
+            for st in tree.body
+            if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name)
+        }
         picks = []
         for node in ast.walk(tree):
             if not isinstance(node, ast.FunctionDef) or not node.name.startswith("test"):
                 continue
-            found = [p for d in node.decorator_list if (p := _param_sets(d)) is not None]
+            found = [p for d in node.decorator_list if (p := _param_sets(d, tables)) is not None]
             stacked = sum("parametrize" in ast.unparse(d) for d in node.decorator_list)
             if len(found) != 1 or stacked != 1:
                 continue

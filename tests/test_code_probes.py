@@ -2580,6 +2580,11 @@ _PYTEST_CASES = {
         '        ("input", {h}, "out"),  # case {i}\n',
         "input-3-out1",
     ),
+    "brackets": (
+        "    [\n{sets}    ],\n",
+        '        ("pkg[extra]>={i}", {i}, "ok"),\n',
+        "pkg[extra]>=7-7-ok",
+    ),
 }
 
 
@@ -2651,4 +2656,40 @@ def test_a_failing_jest_table_test_is_found_by_its_printed_title_and_cut_to_that
     assert row.format(i=6, j=7, k=13) not in out and row.format(i=8, j=9, k=17) not in out
     assert "    expect(add(a, b)).toBe(sum);\n" in out  # the test's body, whole
     assert clean_parse("javascript", out.encode()) is not None
+    assert res.tokens_after <= budget
+
+
+@pytest.mark.parametrize("lang", ["python", "javascript"])
+def test_a_failing_case_of_a_table_defined_apart_from_its_test_is_kept_and_the_rest_elided(
+    lang: str,
+) -> None:
+    if lang == "python":
+        row = '    ("input {i}", {i}),\n'
+        helpers = "".join(f"def helper{k}(x):\n    return x * {k}\n\n\n" for k in range(12))
+        code = (
+            "import pytest\n\nfrom mylib import parse\n\n"
+            f"CASES = [\n{''.join(row.format(i=i) for i in range(40))}]\n\n\n{helpers}"
+            '@pytest.mark.parametrize("text, count", CASES)\ndef test_parse(text, count):\n'
+            "    assert len(parse(text)) == count\n"
+        )
+        line = code.split("\n").index("    assert len(parse(text)) == count") + 1
+        log = f"FAILED tests/test_parse.py::test_parse[input 7-7]\ntests/test_parse.py:{line}: E\n"
+        test = "def test_parse(text, count):\n    assert len(parse(text)) == count\n"
+    else:
+        row = "  ['input {i}', {i}],\n"
+        helpers = "".join(f"function helper{k}(x) {{\n  return x * {k};\n}}\n\n" for k in range(12))
+        test = (
+            "test.each(cases)('parses %s into %i items', (text, count) => {\n"
+            "  expect(parse(text)).toHaveLength(count);\n});\n"
+        )
+        code = (
+            "const { parse } = require('../lib/parse');\n\n"
+            f"const cases = [\n{''.join(row.format(i=i) for i in range(40))}];\n\n{helpers}{test}"
+        )
+        log = "FAIL test/parse.test.js\n  ✕ parses input 7 into 7 items (3 ms)\n"
+    out, res, budget = _fails(code, f"tests/test_parse.{'py' if lang == 'python' else 'js'}", log)
+    assert row.format(i=7) in out  # the case the run names, in the table
+    assert row.format(i=6) not in out and row.format(i=8) not in out  # not the others
+    assert test in out
+    assert clean_parse(lang, out.encode()) is not None
     assert res.tokens_after <= budget

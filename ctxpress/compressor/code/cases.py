@@ -31,38 +31,81 @@ from ctxpress.compressor.code.outline import Outline, Unit, indent_of, node_at
 _MAX_IDS = 16
 
 
-def cases_cut(outline: Outline, f: Unit, prose: str) -> list[str] | None:
-    """``f``'s lines with the cases of its table the failing run in ``prose`` does not
-    name elided (`...,` in Python, `// …` in JS / TS); ``None`` where nothing would be
-    cut or the cut would not parse."""
+def cases_cut(outline: Outline, f: Unit, prose: str) -> dict[Unit, list[str]]:
+    """The lines of focal ``f``, or of the module-level table it runs (`CASES = [` … `]`
+    beside `@pytest.mark.parametrize("a, b", CASES)`, `test.each(cases)`), with the cases
+    the failing run in ``prose`` does not name elided (`...,` in Python, `// …` in JS /
+    TS); nothing where nothing would be cut or a cut would not parse."""
     if outline.tree is None:
-        return None
+        return {}
     if outline.spec.python:
         return _pytest_cut(outline, f, prose)
     if outline.lang in _EACH_LANGS and f.title:
         return _each_cut(outline, f, prose)
-    return None
+    return {}
 
 
-def _pytest_cut(outline: Outline, f: Unit, prose: str) -> list[str] | None:
-    names = re.findall(rf"(?<![\w.]){re.escape(f.name)}\[([^\]\n]+)\]", prose)
+def _pytest_cut(outline: Outline, f: Unit, prose: str) -> dict[Unit, list[str]]:
+    names = _bracketed(f.name, prose)
     if not names or f.kind != "func":
-        return None
+        return {}
     node = node_at(outline, f.start)
     while node is not None and node.type != "decorated_definition":
         node = node.parent
     if node is None:
-        return None
-    drop: list[tuple[int, int]] = []
+        return {}
+    drop: dict[Unit, list[tuple[int, int]]] = {}
     for dec in node.named_children:
-        if dec.type == "decorator":
-            drop.extend(_elided_runs(dec, set(names)))
-    out = _elided(outline.lines, f, drop, "...,")
-    try:
-        ast.parse(textwrap.dedent("\n".join(out)))
-    except SyntaxError:
-        return None
-    return out if drop else None
+        found = _parametrize(dec) if dec.type == "decorator" else None
+        if found is None:
+            continue
+        argn, values, given = found
+        where, table = (f, values) if values.type in ("list", "tuple") else _table(outline, values)
+        if where is not None:
+            drop.setdefault(where, []).extend(_set_runs(table, argn, given, names))
+    out = {}
+    for u, runs in drop.items():
+        lines = _elided(outline.lines, u, runs, "...,")
+        try:
+            ast.parse(textwrap.dedent("\n".join(lines)))
+        except SyntaxError:
+            continue
+        if runs:
+            out[u] = lines
+    return out
+
+
+def _bracketed(name: str, prose: str) -> set[str]:
+    """What may be the id in each `name[id]` of ``prose``: up to each `]` on its line (an
+    id may hold brackets: `requests[security]>=2.8`)."""
+    out: set[str] = set()
+    for m in re.finditer(rf"(?<![\w.]){re.escape(name)}\[", prose):
+        rest = prose[m.end() :].split("\n", 1)[0]
+        out.update(rest[:k] for k, c in enumerate(rest) if c == "]" and k)
+    return out
+
+
+def _table(outline: Outline, name: Any) -> tuple[Unit | None, Any]:
+    """The module-level statement that binds identifier ``name`` to a list literal (Python
+    `CASES = [` … `]`, JS `const cases = [` … `]`), and that literal."""
+    if name.type != "identifier":
+        return None, None
+    for u in outline.top.get(_text(name), ()):
+        if u.kind != "stmt":
+            continue
+        top = node_at(outline, u.start)
+        while top.parent is not None and top.parent.start_point[0] >= u.start:
+            top = top.parent  # the statement, from the name it starts with
+        todo = [top]
+        while todo:
+            n = todo.pop()
+            left = n.child_by_field_name("left") or n.child_by_field_name("name")
+            right = n.child_by_field_name("right") or n.child_by_field_name("value")
+            named = left is not None and _text(left) == _text(name)
+            if named and right is not None and right.type in ("list", "tuple", "array"):
+                return u, right
+            todo.extend(c for c in n.named_children if c.end_point[0] <= u.last)
+    return None, None
 
 
 def _elided(lines: list[str], f: Unit, drop: list[tuple[int, int]], marker: str) -> list[str]:
@@ -161,35 +204,36 @@ _EACH_LANGS = frozenset({"javascript", "typescript", "tsx"})
 _PRINTF = re.compile(r"%[sdifjoOpP#$%]|\$([A-Za-z_][\w.]*)")
 
 
-def _each_cut(outline: Outline, f: Unit, prose: str) -> list[str] | None:
-    """A `test.each([...])("title", fn)` (`it`, `describe`) cut to the rows whose title
-    the run prints."""
+def _each_cut(outline: Outline, f: Unit, prose: str) -> dict[Unit, list[str]]:
+    """A `test.each([...])("title", fn)` (`it`, `describe`; or `test.each(cases)` of a
+    module-level `const cases = [...]`) cut to the rows whose title the run prints."""
     node = node_at(outline, f.start)
     while node is not None and node.type != "expression_statement":
         node = node.parent
     call = node.named_children[0] if node is not None and node.named_child_count else None
     inner = call.child_by_field_name("function") if call is not None else None
     if inner is None or inner.type != "call_expression":
-        return None
+        return {}
     callee, args = inner.child_by_field_name("function"), inner.child_by_field_name("arguments")
     table = args.named_children[0] if args is not None and args.named_child_count else None
-    if not _text(callee).endswith(".each") or table is None or table.type != "array":
-        return None
-    sets = [c for c in table.named_children if c.type != "comment"]
-    if len(sets) < 2 or not _own_lines(table, sets):
-        return None
+    if not _text(callee).endswith(".each") or table is None:
+        return {}
+    where, table = (f, table) if table.type == "array" else _table(outline, table)
+    sets = [c for c in table.named_children if c.type != "comment"] if table is not None else []
+    if where is None or len(sets) < 2 or not _own_lines(table, sets):
+        return {}
     hit = [
         i
         for i, row in enumerate(sets)
         if re.search(rf"(?<!\w){_each_title(f.title, row, i)}(?!\w)", prose) is not None
     ]
     if not hit or len(hit) == len(sets):
-        return None
+        return {}
     drop = _runs(sets, hit)
-    out = _elided(outline.lines, f, drop, "// …")
+    out = _elided(outline.lines, where, drop, "// …")
     if not drop or clean_parse(outline.lang, "\n".join(out).encode()) is None:
-        return None
-    return out
+        return {}
+    return {where: out}
 
 
 def _each_title(title: str, row: Any, index: int) -> str:
@@ -268,15 +312,15 @@ def _js_literal(node: Any) -> Any:
     return _UNKNOWN
 
 
-def _elided_runs(dec: Any, failing: set[str]) -> list[tuple[int, int]]:
-    """Row ranges of the parameter sets of one `parametrize` decorator the run does not
-    name, each run of them as one range; none where it names none or all of them."""
+def _parametrize(dec: Any) -> tuple[list[str], Any, Any] | None:
+    """(argnames, the argvalues node, the literal `ids=` list or None) of a
+    `parametrize` decorator."""
     call = dec.named_children[0] if dec.named_child_count else None
     if call is None or call.type != "call":
-        return []
+        return None
     fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
     if fn is None or args is None or not _text(fn).endswith("parametrize"):
-        return []
+        return None
     positional = [a for a in args.named_children if a.type not in ("keyword_argument", "comment")]
     keywords = {
         _text(a.child_by_field_name("name")): a.child_by_field_name("value")
@@ -285,14 +329,22 @@ def _elided_runs(dec: Any, failing: set[str]) -> list[tuple[int, int]]:
     }
     argnames = positional[0] if positional else keywords.get("argnames")
     values = positional[1] if len(positional) > 1 else keywords.get("argvalues")
-    if argnames is None or values is None or values.type not in ("list", "tuple"):
-        return []
+    if argnames is None or values is None:
+        return None
     try:
         raw = ast.literal_eval(_text(argnames))
         given = ast.literal_eval(_text(keywords["ids"])) if "ids" in keywords else None
     except (ValueError, SyntaxError):
-        return []
+        return None
     argn = [s.strip() for s in raw.split(",")] if isinstance(raw, str) else list(raw)
+    return argn, values, given
+
+
+def _set_runs(values: Any, argn: list[str], given: Any, failing: set[str]) -> list[tuple[int, int]]:
+    """Row ranges of the parameter sets of list ``values`` the run does not name, each
+    run of them as one range; none where it names none or all of them."""
+    if values is None:
+        return []
     sets = [c for c in values.named_children if c.type != "comment"]
     if not _own_lines(values, sets):
         return []  # a set on the bracket's own line: no whole line to elide
