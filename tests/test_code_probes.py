@@ -2693,3 +2693,16 @@ def test_a_failing_case_of_a_table_defined_apart_from_its_test_is_kept_and_the_r
     assert test in out
     assert clean_parse(lang, out.encode()) is not None
     assert res.tokens_after <= budget
+
+
+def test_a_jest_table_with_an_infinite_number_still_cuts_to_the_failing_row() -> None:
+    rows = "".join(f"  [{i}, {i + 1}],\n" for i in range(30))
+    code = (
+        "const { add } = require('../lib/add');\n\n"
+        f"test.each([\n  [1e999, 1],\n{rows}])('adds %i to %i', (a, b) => {{\n"
+        "  expect(add(a, b)).toBeGreaterThan(a);\n});\n"
+    )
+    out, res, budget = _fails(code, "test/add.test.js", "FAIL test/add.test.js\n  ✕ adds 7 to 8\n")
+    assert not res.fail_open
+    assert "  [7, 8],\n" in out and "  [6, 7],\n" not in out
+    assert res.tokens_after <= budget

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import itertools
 import json
+import math
 import re
 import textwrap
 from typing import Any
@@ -286,6 +287,8 @@ def _shown(node: Any, kind: str) -> str:
         return re.escape(quoted)
     if isinstance(value, bool) or value is None:
         return re.escape(json.dumps(value) if value is not None else _text(node))
+    if not math.isfinite(value):
+        return _ANY
     if kind == "i" or (kind == "d" and float(value).is_integer()):
         return re.escape(str(int(value)))
     return re.escape(str(int(value)) if float(value).is_integer() else repr(float(value)))
