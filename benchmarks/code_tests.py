@@ -10,6 +10,8 @@ Two shapes, each at f = 0.10 / 0.25 / 0.50 of both files' tokens (plus the prose
 ``ask``: both files in `js` fences, then "Why does the test '<title>' fail?".
 ``run``: an agent's reads of both files (tool results, no fences), then its test run's
 output in jest's format: the failing title under ✕ and ●, another test's under ✓.
+``frame``: ``run`` with the stack frame jest prints under the failure, at the test's last
+assertion (`t.equal(…)`); ``line`` counts the outputs that keep that line.
 ``tap``: the same reads, then the run in tape's own format (TAP): every test of the file
 under its `# title` head, `ok` after each but `not ok` after the asked one.
 
@@ -30,11 +32,11 @@ list it names (the id by pytest's own ``IdMaker``; Random(11), at most 8 per fil
 whole: the set and the test function.
 
 Columns per shape and f: tasks; ``test`` the asked test kept whole (all its lines,
-contiguous); ``fits`` tasks whose prompt fits the budget with the asked test as the
-only code (what no trimmer can beat); ``parse``
-both files' outputs parse; ``over`` calls over budget; ``alter`` outputs with a line the
-input does not hold (elision markers aside); ``err`` calls that raised or failed open;
-ms per call.
+contiguous); ``line`` (``frame`` only) the line the stack frame points at kept; ``fits``
+tasks whose prompt fits the budget with the asked test as the only code (what no trimmer
+can beat); ``parse`` both files' outputs parse; ``over`` calls over budget; ``alter``
+outputs with a line the input does not hold (elision markers aside); ``err`` calls that
+raised or failed open; ms per call.
 
     .venv/bin/python benchmarks/code_tests.py --fetch   # once, the corpus
     .venv/bin/python benchmarks/code_tests.py
@@ -100,7 +102,7 @@ PY_ROOT = CACHE / "pytest"
 MIN_SETS = 4
 GO_PER_FILE = 8
 FRACS = (0.10, 0.25, 0.50)
-SHAPES = ("ask", "run", "tap", "go", "table", "pytest")
+SHAPES = ("ask", "run", "tap", "frame", "go", "table", "pytest")
 PER_FILE = 4
 MARKS = ("// …", "/* … */", "...", "...,")
 MIN_TOKENS = ctxpress.Config().code_min_tokens
@@ -144,6 +146,10 @@ def titled(code: str) -> list[tuple[str, int, int]]:
     return out
 
 
+# a tape assertion (`t.equal(…)`, `st.deepEqual(…)`, not `t.end()`): where a frame points
+_ASSERT = re.compile(r"\s*(t|st|tt|assert)\.(?!end\b|plan\b|test\b|comment\b)\w+\(")
+
+
 def tasks() -> list[dict[str, Any]]:
     rng = random.Random(11)
     out = []
@@ -164,6 +170,7 @@ def tasks() -> list[dict[str, Any]]:
             lines = code.split("\n")
             for title, (a, b) in picks[:PER_FILE]:
                 others = [t for t in found if t != title]
+                asserts = [r for r in range(a + 1, b) if _ASSERT.match(lines[r])]
                 out.append(
                     {
                         "package": pkg.parent.name,
@@ -171,6 +178,7 @@ def tasks() -> list[dict[str, Any]]:
                         "test": test,
                         "title": title,
                         "rows": lines[a : b + 1],
+                        "line": (asserts[-1] if asserts else b - 1) + 1,
                         "passed": rng.choice(others) if others else None,
                         "titles": [t for t, _, _ in sorted(titled(code), key=lambda x: x[1])],
                     }
@@ -613,6 +621,8 @@ def prompt(
             f"FAIL {name}\n{passed}    ✕ {task['title']} (4 ms)\n\n"
             f"  ● {task['title']}\n\n    expect(received).toEqual(expected)\n"
         )
+        if shape == "frame":  # and the stack frame jest prints under it
+            log += f"\n      at Object.<anonymous> ({name}:{task['line']}:7)\n"
     run = {"id": "c3", "type": "function"}
     run["function"] = {"name": "run", "arguments": '{"cmd": "npm test"}'}
     msgs = [
@@ -645,8 +655,9 @@ def measure(task: dict[str, Any], shape: str, f: float) -> dict[str, Any]:
     short = ctxpress.count_tokens([{"role": "user", "content": src}]) < MIN_TOKENS
     alone = prompt(task, shape, src if short else "", rows + "\n")[0]
     row["fits"] = ctxpress.count_tokens(alone) <= budget
+    pointed = original.split("\n")[task["line"] - 1] if shape == "frame" else None
     return _outcome(
-        row, msgs, budget, original, [rows], "javascript", lambda text: code_of(text, shape), at
+        row, msgs, budget, original, [rows], "javascript", lambda t: code_of(t, shape), at, pointed
     )
 
 
@@ -659,10 +670,11 @@ def _outcome(
     lang: str,
     code: Callable[[str], str],
     at: int,
+    pointed: str | None = None,
 ) -> dict[str, Any]:
     """``row`` with what the code stage made of the test file in message ``at`` (its code
-    read by ``code``): ``wanted`` kept whole, parses, over budget, altered, raised or
-    failed open."""
+    read by ``code``): ``wanted`` kept whole, the line a report points at (``pointed``)
+    kept, parses, over budget, altered, raised or failed open."""
     t0 = time.perf_counter()
     try:
         res = ctxpress.compress(msgs, budget=budget, stages=["code"])
@@ -673,6 +685,8 @@ def _outcome(
     row["over"] = res.tokens_after > budget
     out = code(str(res.messages[at]["content"]))
     row["test"] = all(w in out for w in wanted)
+    if pointed is not None:
+        row["line"] = pointed in out.split("\n")
     row["parse"] = clean_parse(lang, out.encode()) is not None
     lines = set(original.split("\n"))
     row["alter"] = any(ln not in lines and ln.strip() not in MARKS for ln in out.split("\n"))
@@ -691,11 +705,11 @@ def main() -> None:
     todo, go, table, params = tasks(), go_tasks(), table_tasks(), pytest_tasks()
     if not todo or not go or not params:
         raise SystemExit(f"no corpus in {CACHE}: run with --fetch first")
-    rows = [measure(t, shape, f) for t in todo for shape in SHAPES[:3] for f in FRACS]
+    rows = [measure(t, shape, f) for t in todo for shape in SHAPES[:4] for f in FRACS]
     rows += [measure_run(t, f, "go") for t in go for f in FRACS]
     rows += [measure_run(t, f, "table") for t in table for f in FRACS]
     rows += [measure_run(t, f, "pytest") for t in params for f in FRACS]
-    cols = ("test", "fits", "parse", "over", "alter", "err")
+    cols = ("test", "line", "fits", "parse", "over", "alter", "err")
     print(f"{len(todo)} JS tests from {len({t['package'] for t in todo})} packages")
     print(f"{len(go)} Go subtests from {len({t['package'] for t in go})} packages")
     print(f"{len(table)} Go table entries from {len({t['package'] for t in table})} packages")
@@ -707,12 +721,12 @@ def main() -> None:
             mine = [r for r in rows if r["shape"] == shape and r["f"] == f]
             s: dict[str, Any] = {"tasks": len(mine)}
             for c in cols:
-                s[c] = sum(bool(r.get(c)) for r in mine)
+                s[c] = sum(bool(r.get(c)) for r in mine) if any(c in r for r in mine) else "-"
             s["ms"] = sum(r.get("ms", 0.0) for r in mine) / max(1, len(mine))
             summary.setdefault(shape, {})[str(f)] = s
             print(
                 f"{shape:6}{f:6.2f}{s['tasks']:7}"
-                + "".join(f"{s[c]:7}" for c in cols)
+                + "".join(f"{s[c]:>7}" for c in cols)
                 + f"{s['ms']:7.1f}"
             )
     args.out.write_text(json.dumps({"summary": summary, "rows": rows}, indent=1, default=str))

@@ -2706,3 +2706,45 @@ def test_a_jest_table_with_an_infinite_number_still_cuts_to_the_failing_row() ->
     assert not res.fail_open
     assert "  [7, 8],\n" in out and "  [6, 7],\n" not in out
     assert res.tokens_after <= budget
+
+
+@pytest.mark.parametrize("lang", ["javascript", "python"])
+def test_a_report_line_in_a_test_longer_than_the_budget_keeps_that_statement_and_its_setup(
+    lang: str,
+) -> None:
+    if lang == "javascript":
+        steps = "".join(
+            f"    const v{i} = compute(input, {i});\n    expect(v{i}).toBe({i * 2});\n"
+            for i in range(40)
+        )
+        code = (
+            "const { compute, makeInput } = require('../lib/compute');\n\n"
+            "describe('compute', () => {\n  it('computes every value', () => {\n"
+            f"    const input = makeInput(40);\n{steps}  }});\n}});\n"
+        )
+        failing, setup = "    expect(v31).toBe(62);", "    const input = makeInput(40);"
+        path = "test/compute.test.js"
+        frame = f"      at Object.<anonymous> ({path}:{{line}}:17)\n"
+        log = "FAIL test/compute.test.js\n  compute\n    ✕ computes every value (3 ms)\n\n" + frame
+    else:
+        steps = "".join(
+            f"    v{i} = compute(data, {i})\n    assert v{i} == {i * 2}\n" for i in range(40)
+        )
+        code = (
+            "from mylib import compute, make_input\n\n\n"
+            f"def test_compute_every_value():\n    data = make_input(40)\n{steps}"
+        )
+        failing, setup = "    assert v31 == 62", "    data = make_input(40)"
+        path = "tests/test_compute.py"
+        log = f"{path}:{{line}}: AssertionError\nFAILED {path}::test_compute_every_value\n"
+    line = code.split("\n").index(failing) + 1
+    out, res, budget = _fails(code, path, log.format(line=line))
+    assert failing in out.split("\n")  # the line the report points at
+    assert setup in out.split("\n")  # and what it uses, declared above it
+    assert out.index(setup) < out.index(failing)
+    assert (
+        "const v31 = compute(input, 31);" if lang == "javascript" else "v31 = compute(data, 31)"
+    ) in out
+    assert "v5" not in out  # not the other steps
+    assert clean_parse(lang, out.encode()) is not None
+    assert res.tokens_after <= budget

@@ -18,6 +18,7 @@ references are in ``outline``, the choice of focal units in ``focal``.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -162,6 +163,9 @@ class _Plan:
         while p is not None and self.mode.get(p, DROP) < OPEN:
             if p.children is None:
                 return -1, []
+            if self.mode.get(p) == PART:
+                return -2, []  # a cut rendering holds what it keeps of its members
+
             need.append(p)
             extra += self.structural(p)
             p = p.parent
@@ -887,6 +891,15 @@ def plan_modes(
     return plan.mode
 
 
+# A test function's name: `test_parse`, `TestParse`, `testParse`, `parse_test`.
+_TEST_NAME = re.compile(r"(?i)test|.*_test$")
+
+
+def _text(outline: Outline, u: Unit) -> str:
+    """``u``'s code, without its leading comment (which gives way first)."""
+    return "\n".join(outline.lines[u.start : u.last + 1])
+
+
 # Distance from a named definition to a unit that uses it: a callee is 1, a member call
 # through an untyped receiver 3; a caller is context after both.
 _USER_COST = 3.5
@@ -942,6 +955,20 @@ def trim_outline(
         if d == 0.0 and u not in around:
             for t, lines in cases_cut(outline, u, focus.prose).items():
                 around[t], seeds[t] = lines, 0.0
+    # a report's line in a focal test too long for the whole budget: the statement on that
+    # line (the failing assertion) and what it uses, not the test whole past the budget nor
+    # its statements by size (a function a trace points into stays whole: its lines before
+    # the failing one are the bug's context)
+    for u, d in list(seeds.items()):
+        at = sorted(r for r in focus.rows if u.start < r <= u.last)
+        test = bool(u.title) or _TEST_NAME.match(u.name) is not None
+        whole = count(_text(outline, u)) if d == 0.0 and at and test else 0
+        if whole > budget and u not in around:
+            lines = nested_cut(outline, u, at, budget * 3 // 4, costs.lines)
+            # (where it fits, and is worth it: a cut that saves little loses the test's
+            # other lines for nothing)
+            if lines is not None and costs.lines(lines) <= min(budget, whole * 3 // 4):
+                around[u] = lines
     focal = [u for u, d in seeds.items() if d == 0.0]
     empty = [f for f in focal if f.empty]
     focal_names = {f.name for f in focal}
