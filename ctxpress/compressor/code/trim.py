@@ -165,7 +165,6 @@ class _Plan:
                 return -1, []
             if self.mode.get(p) == PART:
                 return -2, []  # a cut rendering holds what it keeps of its members
-
             need.append(p)
             extra += self.structural(p)
             p = p.parent
@@ -515,8 +514,8 @@ def nested_cut(
     … ``};``). While the cut stays within ``limit`` tokens (by ``cost``), the statements
     of ``u``'s body and of the blocks on the way that declare what the kept code uses come
     too, smallest first (a closure's variables, a subtest's setup, a sibling closure it
-    calls). ``None`` where a definition is not
-    inside a statement of ``u``'s own body (Python: not one itself)."""
+    calls). ``None`` where a definition is not inside a statement of ``u``'s own body
+    (Python: not one itself)."""
     if not u.collapsible or outline.tree is None:
         return None
     lines, marker, python = outline.lines, elision(outline), outline.spec.python
@@ -632,9 +631,16 @@ def _path_rows(
             top, bottom = top - 1, bottom + 1
         elif not (lines[top].rstrip().endswith("{") and lines[bottom].lstrip().startswith("}")):
             continue
-        sibs = [(sib, _rows(sib)) for sib in p.named_children if sib != c]
-        inside = [(sib, rows) for sib, rows in sibs if top < min(rows) and max(rows) < bottom]
-        kept = _rows(c).union(*(rows for sib, rows in sibs if (sib, rows) not in inside))
+        inside: list[tuple[Any, set[int]]] = []
+        kept = _rows(c)
+        for sib in p.named_children:
+            rows = _rows(sib)
+            if sib == c:
+                continue
+            if top < min(rows) and max(rows) < bottom:
+                inside.append((sib, rows))
+            else:
+                kept |= rows
         for sib, rows in inside:
             # a row it shares with what stays (Go's `}, {` between table entries) stays
             # where it balances its own brackets; else the member stays whole
