@@ -25,11 +25,8 @@ import re
 import textwrap
 from typing import Any
 
-from ctxpress.compressor.code.languages import clean_parse
+from ctxpress.compressor.code.languages import clean_parse, node_text
 from ctxpress.compressor.code.outline import Outline, Unit, indent_of, node_at
-
-# Candidate ids per parameter set, at most (the product of each value's candidates).
-_MAX_IDS = 16
 
 
 def cases_cut(outline: Outline, f: Unit, prose: str) -> dict[Unit, list[str]]:
@@ -44,6 +41,13 @@ def cases_cut(outline: Outline, f: Unit, prose: str) -> dict[Unit, list[str]]:
     if outline.lang in _EACH_LANGS and f.title:
         return _each_cut(outline, f, prose)
     return {}
+
+
+# ---------------------------------------------------------------------------- pytest
+
+
+# Candidate ids per parameter set, at most (the product of each value's candidates).
+_MAX_IDS = 16
 
 
 def _pytest_cut(outline: Outline, f: Unit, prose: str) -> dict[Unit, list[str]]:
@@ -84,235 +88,6 @@ def _bracketed(name: str, prose: str) -> set[str]:
         rest = prose[m.end() :].split("\n", 1)[0]
         out.update(rest[:k] for k, c in enumerate(rest) if c == "]" and k)
     return out
-
-
-def _table(outline: Outline, name: Any) -> tuple[Unit | None, Any]:
-    """The module-level statement that binds identifier ``name`` to a list literal (Python
-    `CASES = [` … `]`, JS `const cases = [` … `]`), and that literal."""
-    if name.type != "identifier":
-        return None, None
-    for u in outline.top.get(_text(name), ()):
-        if u.kind != "stmt":
-            continue
-        top = node_at(outline, u.start)
-        while top.parent is not None and top.parent.start_point[0] >= u.start:
-            top = top.parent  # the statement, from the name it starts with
-        todo = [top]
-        while todo:
-            n = todo.pop()
-            left = n.child_by_field_name("left") or n.child_by_field_name("name")
-            right = n.child_by_field_name("right") or n.child_by_field_name("value")
-            named = left is not None and _text(left) == _text(name)
-            if named and right is not None and right.type in ("list", "tuple", "array"):
-                return u, right
-            todo.extend(c for c in n.named_children if c.end_point[0] <= u.last)
-    return None, None
-
-
-def _elided(lines: list[str], f: Unit, drop: list[tuple[int, int]], marker: str) -> list[str]:
-    """``f``'s lines, each run of rows in ``drop`` one ``marker`` line at its indent."""
-    out: list[str] = []
-    r = f.start
-    for a, b in sorted(drop):
-        out.extend(lines[r:a])
-        out.append(indent_of(lines[a]) + marker)
-        r = b + 1
-    out.extend(lines[r : f.last + 1])
-    return out
-
-
-def _runs(sets: list[Any], hit: list[int]) -> list[tuple[int, int]]:
-    """Row ranges of the runs of ``sets`` not in ``hit``; none where a kept one shares a
-    line with them."""
-    runs: list[tuple[int, int]] = []
-    for keep, group in itertools.groupby(range(len(sets)), key=lambda i: i in hit):
-        members = list(group)
-        if not keep:
-            runs.append((sets[members[0]].start_point[0], sets[members[-1]].end_point[0]))
-    kept_rows = {r for i in hit for r in range(sets[i].start_point[0], sets[i].end_point[0] + 1)}
-    if any(a <= r <= b for a, b in runs for r in kept_rows):
-        return []  # sets sharing a line
-    return runs
-
-
-def _own_lines(table: Any, sets: list[Any]) -> bool:
-    """Whether every case of ``table`` has lines of its own, not the brackets'."""
-    top, bottom = table.start_point[0], table.end_point[0]
-    return bool(sets) and all(top < s.start_point[0] and s.end_point[0] < bottom for s in sets)
-
-
-# ---------------------------------------------------------------------------- go
-
-_GO_STRINGS = frozenset({"interpreted_string_literal", "raw_string_literal"})
-_ELEMENTS = frozenset({"literal_element", "keyed_element"})
-# what a Go table entry's title sits in, up to the table: `{name: "…", …}`, `T{…}`
-_TABLE_NODES = _ELEMENTS | {"literal_value", "composite_literal"}
-_GO_FUNCTIONS = frozenset({"function_declaration", "method_declaration", "func_literal"})
-
-
-def go_table_entry(fn: Any, prose: str) -> int | None:
-    """The row of the one table entry whose title the run names as failing, where ``fn``
-    is a Go subtest titled from its table (`t.Run(tt.name, func(t *testing.T) {…})` in a
-    loop over `[]struct{name string; …}{…}`): `go test` reports `TestX/empty_input` (the
-    title, spaces as `_`), and the line it gives is in the closure all entries share."""
-    args = fn.parent
-    if fn.type != "func_literal" or args is None or args.type != "argument_list":
-        return None
-    kids = args.named_children
-    if len(kids) != 2 or kids[1] != fn or kids[0].type in _GO_STRINGS:
-        return None  # (nodes are compared by ==: each access makes a new object)
-    # the table is declared in the function around the loop (a subtest's, for a table in a
-    # subtest), else further out
-    scope = args.parent
-    while scope is not None:
-        while scope is not None and scope.type not in _GO_FUNCTIONS:
-            scope = scope.parent
-        if scope is None:
-            return None
-        rows = _entries_titled(scope, prose)
-        if rows:
-            return rows.pop() if len(rows) == 1 else None
-        scope = scope.parent
-    return None
-
-
-def _entries_titled(scope: Any, prose: str) -> set[int]:
-    """The rows of the table entries in ``scope`` whose title `go test` reports in
-    ``prose`` (`/title_with_underscores`, followed by a space, `/` or a `#01` suffix)."""
-    rows: set[int] = set()
-    stack = [scope]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        if node.type not in _GO_STRINGS or node.parent is None:
-            continue
-        title = node.text.decode(errors="replace")[1:-1].replace(" ", "_")
-        if not title or not re.search(rf"/{re.escape(title)}(?=[\s/#]|$)", prose):
-            continue
-        entry, at = None, node
-        while at.parent is not None and at.parent.type in _TABLE_NODES:
-            at = at.parent
-            if at.type in _ELEMENTS and at.parent is not None and at.parent.type == "literal_value":
-                entry = at
-        if entry is not None:
-            rows.add(entry.start_point[0])
-    return rows
-
-
-# ---------------------------------------------------------------------------- jest / vitest
-
-_EACH_LANGS = frozenset({"javascript", "typescript", "tsx"})
-_PRINTF = re.compile(r"%[sdifjoOpP#$%]|\$([A-Za-z_][\w.]*)")
-
-
-def _each_cut(outline: Outline, f: Unit, prose: str) -> dict[Unit, list[str]]:
-    """A `test.each([...])("title", fn)` (`it`, `describe`; or `test.each(cases)` of a
-    module-level `const cases = [...]`) cut to the rows whose title the run prints."""
-    node = node_at(outline, f.start)
-    while node is not None and node.type != "expression_statement":
-        node = node.parent
-    call = node.named_children[0] if node is not None and node.named_child_count else None
-    inner = call.child_by_field_name("function") if call is not None else None
-    if inner is None or inner.type != "call_expression":
-        return {}
-    callee, args = inner.child_by_field_name("function"), inner.child_by_field_name("arguments")
-    table = args.named_children[0] if args is not None and args.named_child_count else None
-    if not _text(callee).endswith(".each") or table is None:
-        return {}
-    where, table = (f, table) if table.type == "array" else _table(outline, table)
-    sets = [c for c in table.named_children if c.type != "comment"] if table is not None else []
-    if where is None or len(sets) < 2 or not _own_lines(table, sets):
-        return {}
-    hit = [
-        i
-        for i, row in enumerate(sets)
-        if re.search(rf"(?<!\w){_each_title(f.title, row, i)}(?!\w)", prose) is not None
-    ]
-    if not hit or len(hit) == len(sets):
-        return {}
-    drop = _runs(sets, hit)
-    out = _elided(outline.lines, where, drop, "// …")
-    if not drop or clean_parse(outline.lang, "\n".join(out).encode()) is None:
-        return {}
-    return {where: out}
-
-
-def _each_title(title: str, row: Any, index: int) -> str:
-    """A regular expression of the title jest prints for ``row`` (its ``index``)."""
-    if row.type == "array":
-        values: list[Any] = [c for c in row.named_children if c.type != "comment"]
-    else:
-        values = [row]
-    fields = {}
-    if row.type == "object":
-        for pair in row.named_children:
-            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-            if pair.type == "pair" and key is not None and value is not None:
-                fields[_text(key).strip("'\"")] = value
-    out: list[str] = []
-    at, used = 0, 0
-    for m in _PRINTF.finditer(title):
-        out.append(re.escape(title[at : m.start()]))
-        at = m.end()
-        token = m.group(0)
-        if token == "%%":
-            out.append("%")
-        elif token == "%#":
-            out.append(str(index))
-        elif token == "%$":
-            out.append(str(index + 1))
-        elif m.group(1) is not None:
-            value = fields.get(m.group(1))
-            out.append(_shown(value, "p") if value is not None else _ANY)
-        elif used < len(values):
-            out.append(_shown(values[used], token[1]))
-            used += 1
-        else:
-            out.append(re.escape(token))
-    out.append(re.escape(title[at:]))
-    return "".join(out)
-
-
-_ANY = r"[^\n]+?"
-
-
-def _shown(node: Any, kind: str) -> str:
-    """A regular expression of how jest shows a value for placeholder ``%kind``: a literal
-    as `util.format` / `pretty-format` would, anything else as any text."""
-    value = _js_literal(node)
-    if value is _UNKNOWN:
-        return _ANY
-    if isinstance(value, str):
-        quoted = json.dumps(value) if kind in "pj" else f"'{value}'" if kind in "oO" else value
-        return re.escape(quoted)
-    if isinstance(value, bool) or value is None:
-        return re.escape(json.dumps(value) if value is not None else _text(node))
-    if not math.isfinite(value):
-        return _ANY
-    if kind == "i" or (kind == "d" and float(value).is_integer()):
-        return re.escape(str(int(value)))
-    return re.escape(str(int(value)) if float(value).is_integer() else repr(float(value)))
-
-
-_UNKNOWN = object()
-
-
-def _js_literal(node: Any) -> Any:
-    """A JS literal's value (string, number, boolean, `null` / `undefined` as None), else
-    ``_UNKNOWN``."""
-    text = _text(node)
-    if node.type == "string" or (node.type == "template_string" and "${" not in text):
-        return text[1:-1]
-    if node.type in ("true", "false"):
-        return node.type == "true"
-    if node.type in ("null", "undefined"):
-        return None
-    try:
-        if node.type == "number" or (node.type == "unary_expression" and text.startswith("-")):
-            return float(text.replace("_", ""))
-    except ValueError:
-        pass
-    return _UNKNOWN
 
 
 def _parametrize(dec: Any) -> tuple[list[str], Any, Any] | None:
@@ -437,5 +212,244 @@ def _literal(node: Any) -> Any:
         return None
 
 
+# ---------------------------------------------------------------------------- shared
+
+
+def _table(outline: Outline, name: Any) -> tuple[Unit | None, Any]:
+    """The module-level statement that binds identifier ``name`` to a list literal (Python
+    `CASES = [` … `]`, JS `const cases = [` … `]`), and that literal."""
+    if name.type != "identifier":
+        return None, None
+    for u in outline.top.get(_text(name), ()):
+        if u.kind != "stmt":
+            continue
+        top = node_at(outline, u.start)
+        while top.parent is not None and top.parent.start_point[0] >= u.start:
+            top = top.parent  # the statement, from the name it starts with
+        todo = [top]
+        while todo:
+            n = todo.pop()
+            left = n.child_by_field_name("left") or n.child_by_field_name("name")
+            right = n.child_by_field_name("right") or n.child_by_field_name("value")
+            named = left is not None and _text(left) == _text(name)
+            if named and right is not None and right.type in ("list", "tuple", "array"):
+                return u, right
+            todo.extend(c for c in n.named_children if c.end_point[0] <= u.last)
+    return None, None
+
+
+def _elided(lines: list[str], f: Unit, drop: list[tuple[int, int]], marker: str) -> list[str]:
+    """``f``'s lines, each run of rows in ``drop`` one ``marker`` line at its indent."""
+    out: list[str] = []
+    r = f.start
+    for a, b in sorted(drop):
+        out.extend(lines[r:a])
+        out.append(indent_of(lines[a]) + marker)
+        r = b + 1
+    out.extend(lines[r : f.last + 1])
+    return out
+
+
+def _runs(sets: list[Any], hit: list[int]) -> list[tuple[int, int]]:
+    """Row ranges of the runs of ``sets`` not in ``hit``; none where a kept one shares a
+    line with them."""
+    runs: list[tuple[int, int]] = []
+    for keep, group in itertools.groupby(range(len(sets)), key=lambda i: i in hit):
+        members = list(group)
+        if not keep:
+            runs.append((sets[members[0]].start_point[0], sets[members[-1]].end_point[0]))
+    kept_rows = {r for i in hit for r in range(sets[i].start_point[0], sets[i].end_point[0] + 1)}
+    if any(a <= r <= b for a, b in runs for r in kept_rows):
+        return []  # sets sharing a line
+    return runs
+
+
+def _own_lines(table: Any, sets: list[Any]) -> bool:
+    """Whether every case of ``table`` has lines of its own, not the brackets'."""
+    top, bottom = table.start_point[0], table.end_point[0]
+    return bool(sets) and all(top < s.start_point[0] and s.end_point[0] < bottom for s in sets)
+
+
+# ---------------------------------------------------------------------------- go
+
+_GO_STRINGS = frozenset({"interpreted_string_literal", "raw_string_literal"})
+_ELEMENTS = frozenset({"literal_element", "keyed_element"})
+# what a Go table entry's title sits in, up to the table: `{name: "…", …}`, `T{…}`
+_TABLE_NODES = _ELEMENTS | {"literal_value", "composite_literal"}
+_GO_FUNCTIONS = frozenset({"function_declaration", "method_declaration", "func_literal"})
+
+
+def go_table_entry(fn: Any, prose: str) -> int | None:
+    """The row of the one table entry whose title the run names as failing, where ``fn``
+    is a Go subtest titled from its table (`t.Run(tt.name, func(t *testing.T) {…})` in a
+    loop over `[]struct{name string; …}{…}`): `go test` reports `TestX/empty_input` (the
+    title, spaces as `_`), and the line it gives is in the closure all entries share."""
+    args = fn.parent
+    if fn.type != "func_literal" or args is None or args.type != "argument_list":
+        return None
+    kids = args.named_children
+    if len(kids) != 2 or kids[1] != fn or kids[0].type in _GO_STRINGS:
+        return None  # (nodes are compared by ==: each access makes a new object)
+    # the table is declared in the function around the loop (a subtest's, for a table in a
+    # subtest), else further out
+    scope = args.parent
+    while scope is not None:
+        while scope is not None and scope.type not in _GO_FUNCTIONS:
+            scope = scope.parent
+        if scope is None:
+            return None
+        rows = _entries_titled(scope, prose)
+        if rows:
+            return rows.pop() if len(rows) == 1 else None
+        scope = scope.parent
+    return None
+
+
+def _entries_titled(scope: Any, prose: str) -> set[int]:
+    """The rows of the table entries in ``scope`` whose title `go test` reports in
+    ``prose`` (`/title_with_underscores`, followed by a space, `/` or a `#01` suffix)."""
+    rows: set[int] = set()
+    stack = [scope]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type not in _GO_STRINGS or node.parent is None:
+            continue
+        title = node.text.decode(errors="replace")[1:-1].replace(" ", "_")
+        if not title or not re.search(rf"/{re.escape(title)}(?=[\s/#]|$)", prose):
+            continue
+        entry, at = None, node
+        while at.parent is not None and at.parent.type in _TABLE_NODES:
+            at = at.parent
+            if at.type in _ELEMENTS and at.parent is not None and at.parent.type == "literal_value":
+                entry = at
+        if entry is not None:
+            rows.add(entry.start_point[0])
+    return rows
+
+
+# ---------------------------------------------------------------------------- jest / vitest
+
+_EACH_LANGS = frozenset({"javascript", "typescript", "tsx"})
+# where a table test's title has a row's value (jest / vitest `.each`): printf
+# placeholders (`%%` a `%`) and `$field` of an object row (`$a.b`)
+PLACEHOLDER = re.compile(r"%[sdifjoOpP#$%]|\$([A-Za-z_][\w.]*)")
+
+
+def _each_cut(outline: Outline, f: Unit, prose: str) -> dict[Unit, list[str]]:
+    """A `test.each([...])("title", fn)` (`it`, `describe`; or `test.each(cases)` of a
+    module-level `const cases = [...]`) cut to the rows whose title the run prints."""
+    node = node_at(outline, f.start)
+    while node is not None and node.type != "expression_statement":
+        node = node.parent
+    call = node.named_children[0] if node is not None and node.named_child_count else None
+    inner = call.child_by_field_name("function") if call is not None else None
+    if inner is None or inner.type != "call_expression":
+        return {}
+    callee, args = inner.child_by_field_name("function"), inner.child_by_field_name("arguments")
+    table = args.named_children[0] if args is not None and args.named_child_count else None
+    if not _text(callee).endswith(".each") or table is None:
+        return {}
+    where, table = (f, table) if table.type == "array" else _table(outline, table)
+    sets = [c for c in table.named_children if c.type != "comment"] if table is not None else []
+    if where is None or len(sets) < 2 or not _own_lines(table, sets):
+        return {}
+    hit = [
+        i
+        for i, row in enumerate(sets)
+        if re.search(rf"(?<!\w){title_pattern(f.title, row, i)}(?!\w)", prose) is not None
+    ]
+    if not hit or len(hit) == len(sets):
+        return {}
+    drop = _runs(sets, hit)
+    out = _elided(outline.lines, where, drop, "// …")
+    if not drop or clean_parse(outline.lang, "\n".join(out).encode()) is None:
+        return {}
+    return {where: out}
+
+
+def title_pattern(title: str, row: Any = None, index: int = 0) -> str:
+    """A regular expression of the title jest prints for ``row`` (its ``index``); with no
+    row, of the title it prints for any (each placeholder any text)."""
+    if row is None:
+        values: list[Any] = []
+    elif row.type == "array":
+        values = [c for c in row.named_children if c.type != "comment"]
+    else:
+        values = [row]
+    fields = {}
+    if row is not None and row.type == "object":
+        for pair in row.named_children:
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            if pair.type == "pair" and key is not None and value is not None:
+                fields[_text(key).strip("'\"")] = value
+    out: list[str] = []
+    at, used = 0, 0
+    for m in PLACEHOLDER.finditer(title):
+        out.append(re.escape(title[at : m.start()]))
+        at = m.end()
+        token = m.group(0)
+        if token == "%%":
+            out.append("%")
+        elif row is None:
+            out.append(_ANY)
+        elif token == "%#":
+            out.append(str(index))
+        elif token == "%$":
+            out.append(str(index + 1))
+        elif m.group(1) is not None:
+            value = fields.get(m.group(1))
+            out.append(_shown(value, "p") if value is not None else _ANY)
+        elif used < len(values):
+            out.append(_shown(values[used], token[1]))
+            used += 1
+        else:
+            out.append(re.escape(token))
+    out.append(re.escape(title[at:]))
+    return "".join(out)
+
+
+_ANY = r"[^\n]+?"
+
+
+def _shown(node: Any, kind: str) -> str:
+    """A regular expression of how jest shows a value for placeholder ``%kind``: a literal
+    as `util.format` / `pretty-format` would, anything else as any text."""
+    value = _js_literal(node)
+    if value is _UNKNOWN:
+        return _ANY
+    if isinstance(value, str):
+        quoted = json.dumps(value) if kind in "pj" else f"'{value}'" if kind in "oO" else value
+        return re.escape(quoted)
+    if isinstance(value, bool) or value is None:
+        return re.escape(json.dumps(value) if value is not None else _text(node))
+    if not math.isfinite(value):
+        return _ANY
+    if kind == "i" or (kind == "d" and float(value).is_integer()):
+        return re.escape(str(int(value)))
+    return re.escape(str(int(value)) if float(value).is_integer() else repr(float(value)))
+
+
+_UNKNOWN = object()
+
+
+def _js_literal(node: Any) -> Any:
+    """A JS literal's value (string, number, boolean, `null` / `undefined` as None), else
+    ``_UNKNOWN``."""
+    text = _text(node)
+    if node.type == "string" or (node.type == "template_string" and "${" not in text):
+        return text[1:-1]
+    if node.type in ("true", "false"):
+        return node.type == "true"
+    if node.type in ("null", "undefined"):
+        return None
+    try:
+        if node.type == "number" or (node.type == "unary_expression" and text.startswith("-")):
+            return float(text.replace("_", ""))
+    except ValueError:
+        pass
+    return _UNKNOWN
+
+
 def _text(node: Any) -> str:
-    return node.text.decode(errors="replace") if node is not None else ""
+    return node_text(node) if node is not None else ""

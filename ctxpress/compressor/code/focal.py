@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ctxpress.compressor.code.cases import go_table_entry
+from ctxpress.compressor.code.cases import PLACEHOLDER, go_table_entry, title_pattern
 from ctxpress.compressor.code.outline import (
     Focus,
     Outline,
@@ -272,17 +272,14 @@ def _titled(title: str, prose: str) -> bool:
     ``title`` as a whole phrase (not `case 1` in `case 10`). A table test's title
     (`test.each(table)("add(%i, %i) -> %i", …)`, `$name` for a row's field) is held with
     any value where a placeholder is, as the runner prints one row: `add(7, 8) -> 15`."""
-    parts = _PLACEHOLDER.split(title)
-    if len(parts) > 1 and sum(len(re.findall(r"\w", p)) for p in parts) >= _TEMPLATE_WORDS:
-        pattern = r"[^\n]+?".join(re.escape(p.replace("%%", "%")) for p in parts)
-        return re.search(rf"(?<!\w){pattern}(?!\w)", prose) is not None
+    literal = PLACEHOLDER.sub("", title)
+    if literal != title and len(re.findall(r"\w", literal)) >= _TEMPLATE_WORDS:
+        return re.search(rf"(?<!\w){title_pattern(title)}(?!\w)", prose) is not None
     return title in prose and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", prose) is not None
 
 
-# What a table test's title has a row's value in place of (jest / vitest `.each`): printf
-# placeholders and `$field` (`$a.b`); and the letters and digits the rest must have, at
+# The letters and digits a table test's title must have besides its placeholders, at
 # least, to tell one test from another.
-_PLACEHOLDER = re.compile(r"%[sdifjoOpP#$]|\$[A-Za-z_][\w.]*")
 _TEMPLATE_WORDS = 3
 
 
