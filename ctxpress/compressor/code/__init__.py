@@ -340,10 +340,14 @@ class CodeStage:
             code = sum(b.tokens for k, b in enumerate(blocks) if k not in repeats)
             targets = _shares(blocks, needs, keep * code // max(1, total_code), set(repeats))
         cut: set[int] = set()  # blocks whose focal code is cut to fit
+        one = len(blocks) == 1
         for _ in range(3):
             sizes = [b.tokens for b in blocks]  # tokens of each block as it now stands
             for k, b in enumerate(blocks):
-                res = trim_outline(b.outline, focuses[k], targets[k], ctx.counter.text, b.tokens)
+                # (with several blocks, the room one leaves goes to the others: _spend_room)
+                res = trim_outline(
+                    b.outline, focuses[k], targets[k], ctx.counter.text, b.tokens, fill=one
+                )
                 if res.code == b.code or res.tokens_estimate >= b.tokens:
                     results.pop(k, None)
                     focal[k] = _named(res, b, focuses[k])

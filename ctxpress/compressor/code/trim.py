@@ -920,10 +920,13 @@ def trim_outline(
     count: Callable[[str], int],
     total_tokens: int | None = None,
     define_used: bool = True,
+    fill: bool = True,
 ) -> TrimResult:
     """Render ``outline`` within ``budget`` tokens (estimated per line, then checked).
     ``define_used``: every module-level name the focal code uses stays defined, past the
-    budget if need be; off, such definitions are only ranked (the caller's last resort)."""
+    budget if need be; off, such definitions are only ranked (the caller's last resort).
+    ``fill``: plan again with a higher target while the counted result leaves room; off
+    where the caller hands that room to another block."""
     nested = nested_definitions(outline, focus)
     seeds = find_focal(outline, focus, nested)
     costs = _Costs(outline, count, total_tokens)
@@ -1006,7 +1009,12 @@ def trim_outline(
             partial[f] = rows
     partial |= around
     cuts = frozenset(around)
-    target = budget
+    # Plan on estimates, render, count; the counted result steers the target both ways:
+    # down past the budget, up while a result that fits leaves room unused (estimates drift
+    # by a fifth and more on a small budget, or where dense data sets the per-char rate).
+    slack = max(2, budget // 50)
+    target, fits, over = budget, 0, budget * 4  # targets known to fit, to overrun
+    best: tuple[dict[Unit, int], str, int] | None = None
     code = ""
     modes: dict[Unit, int] = {}
     tokens = 0
@@ -1015,10 +1023,20 @@ def trim_outline(
         code = render(outline, modes, partial)
         tokens = count(code)
         if tokens <= budget:
+            if best is None or tokens >= best[2]:
+                best = modes, code, tokens
+            if budget - tokens <= slack or not fill:
+                break
+            fits, step = target, target + budget - tokens
+        else:
+            over = target
+            step = (fits + over) // 2 if best else target - (tokens - budget) - slack
+        step = min(step, over - 1)
+        if step <= fits or step <= 0:
             break
-        target -= tokens - budget + max(2, budget // 50)
-        if target <= 0:
-            break
+        target = step
+    if best is not None:
+        modes, code, tokens = best
     if tokens > budget:
         # Still over (estimates drift on small budgets): the longest run of upgrades, in
         # order of relevance, that fits when counted. Each one only adds lines, so the
