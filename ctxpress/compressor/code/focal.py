@@ -499,8 +499,9 @@ _SHARED_BASE, _SHARED_MIN = 1.8, 3
 
 def data_kind(u: Unit) -> str:
     """A unit's kind as a candidate: a named block (`const table = { … }`, a namespace) is
-    a value the body may read, as a statement is."""
-    return "stmt" if u.kind == "block" and u.name else u.kind
+    a value the body may read, as a statement is; so is a CommonJS `require` (an import
+    for what is kept across files, a binding of the module like any other in a script)."""
+    return "stmt" if (u.kind == "block" and u.name) or u.commonjs else u.kind
 
 
 @dataclass(frozen=True)
@@ -607,7 +608,9 @@ def predicted(
         lex = lexical(u)
         if lex > 0:
             put(u, 1.4 + 0.8 * (1 - lex) + (0.3 if u.owner else 0.0))
-        elif u.kind == "stmt" and u.owner is None and u.last - u.start < 3 and u.defs:
+        elif (
+            (u.kind == "stmt" or u.commonjs) and u.owner is None and u.last - u.start < 3 and u.defs
+        ):
             put(u, 1.8)
     # A module-level function's helpers are those its sibling functions lean on, as a
     # method's are those of the other methods.

@@ -318,6 +318,7 @@ class Unit:
     empty: int = 0  # 0 not empty, 1 empty body, 2 empty and marked TODO / not implemented
     abstract: bool = False
     literal: bool = False  # a member of an object literal: a property, no name in scope
+    commonjs: bool = False  # `const x = require("x")`: an import, read as a statement too
     order: int = 0
     suite: int = 0  # which suite of the parent (if/else …) this member sits in
     title: str = ""  # a JS test's or suite's title (`it("parses empty input", …)`)
@@ -964,6 +965,7 @@ class _Builder:
             return unit
         if _requires(node):
             unit.kind, unit.defs = "import", tuple(dict.fromkeys(decl_names(node)))
+            unit.commonjs = True
             return unit
         if ctype in spec.functions:
             unit.kind = "func"
