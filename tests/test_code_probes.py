@@ -1251,6 +1251,46 @@ def test_a_file_read_again_is_kept_once_in_its_last_copy() -> None:
     assert [m["role"] for m in res.messages] == [m["role"] for m in msgs]
 
 
+# A module whose base64-like table costs far more tokens per character than its code: the
+# per-character estimate the plan runs on overrates the functions.
+_WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"]
+_BLOB = "".join(f"{(i * 7919) % 65536:04x}{i * 104729 % 99991:05x}" for i in range(700))
+_FUNCS = "".join(
+    f"\n\ndef compute_{w}_total(values):\n    running_total = 0\n"
+    "    for current_value in values:\n        running_total = running_total + current_value\n"
+    "    return running_total\n"
+    for w in _WORDS
+)
+_DENSE = (
+    "ENCODED_PAYLOAD = (\n"
+    + "".join(f'    "{_BLOB[i : i + 60]}"\n' for i in range(0, len(_BLOB), 60))
+    + ")\n"
+    + _FUNCS
+)
+
+
+@pytest.mark.parametrize("shape", ["pasted", "read-twice"])
+def test_room_the_estimates_leave_is_used_where_dense_data_skews_them(shape: str) -> None:
+    # the first plan keeps a third of what fits; the counted result steers it back up to
+    # the budget (also where an earlier read of the file is elided as a repeat)
+    def prompt(code: str) -> list[dict[str, object]]:
+        ask = {"role": "user", "content": "What does `compute_golf_total` return for []?"}
+        if shape == "pasted":
+            return [{"role": "user", "content": f"Here is app.py:\n```python\n{code}```"}, ask]
+        return [{"role": "user", "content": "Fix app.py"}, *_read(0, "..."), *_read(1, code), ask]
+
+    msgs = prompt(_DENSE)
+    if shape == "read-twice":
+        msgs[2]["content"] = _DENSE
+    budget = ctxpress.count_tokens(prompt(_FUNCS.lstrip("\n"))) + 20  # all functions fit
+    res = _ask(msgs, budget)
+    out = str(res.messages[-2]["content"])
+    assert res.tokens_after <= budget
+    assert _BLOB[:60] not in out
+    kept = [w for w in _WORDS if f"def compute_{w}_total(values):\n    running_total = 0\n" in out]
+    assert kept == _WORDS, out
+
+
 def _listing(code: str, sep: str, first: int = 1) -> str:
     return "".join(f"{first + i:6}{sep}{line}\n" for i, line in enumerate(code.splitlines()))
 
