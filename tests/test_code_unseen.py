@@ -78,6 +78,15 @@ CASES = {
         "  const items: string[] = props.rows;\n"
         "  return <ul>{items.map((r) => <Row3 label={r} />)}</ul>;\n}\n",
     ),
+    # C with no tag and no `#include` (a file's middle pasted): its definitions are the cue
+    "c-untagged": (
+        "",
+        "c",
+        _repeat(C_HELPER.replace("static int", "int"), 10)
+        + "int decode_one(int new)\n{\n    int r = helper_3(new, 1);\n    return r + 1;\n}\n",
+        "decode_one",
+        "int decode_one(int new)\n{\n    int r = helper_3(new, 1);\n    return r + 1;\n}\n",
+    ),
     # TypeScript with no tag, no file name and none of the TypeScript line cues
     "ts-untagged-no-cues": (
         "",

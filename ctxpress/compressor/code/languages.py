@@ -295,7 +295,16 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
             r"^\s*(#include\s*<\w+>|template\s*<|namespace \w+|class \w+\s*[:{]|std::)", re.M
         ),
     ),
-    ("c", re.compile(r"^\s*#(include|define|ifn?def)\b", re.M)),
+    (
+        "c",
+        re.compile(
+            r"^\s*#(include|define|ifn?def)\b|^typedef |^struct \w+ \{"
+            # a definition at the margin: `static int parse(…`, `char *name(…`
+            r"|^(static |inline |extern |const |unsigned |signed )*(void|char|short|int|long"
+            r"|float|double|bool|size_t|ssize_t|u?int(8|16|32|64)_t|struct \w+)[ *]+\w+\(",
+            re.M,
+        ),
+    ),
     (
         "typescript",
         re.compile(r"^\s*(interface \w+|type \w+\s*=|(export )?(const|let) \w+: )", re.M),
