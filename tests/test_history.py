@@ -85,11 +85,21 @@ def check_invariants(messages: list[Message], result: ctxpress.CompressResult, b
         assert last in kept_set, "the last user message was dropped"
         assert last_user_index(out) is not None
         assert out[last_user_index(out)] is messages[last]
-    for group in tool_groups(messages):
+    groups = tool_groups(messages)
+    for group in groups:
         states = {i in kept_set for i in group}
         assert len(states) == 1, f"tool call group {group} split"
+    # an agent's current step: tool calls after the last user message whose results end it
+    step = groups[-1] if groups else []
+    current = len(step) > 1 and step[-1] == len(messages) - 1 and (last is None or step[0] > last)
+    if current:
+        assert set(step) <= kept_set, "the agent's current step was dropped"
     if result.tokens_after > budget:
-        protected = [m for i, m in enumerate(messages) if m["role"] in SYSTEM_ROLES or i == last]
+        protected = [
+            m
+            for i, m in enumerate(messages)
+            if m["role"] in SYSTEM_ROLES or i == last or (current and i in step)
+        ]
         assert out == protected, "over budget with more than the protected messages"
         assert any("protected" in n for n in history_report(result).notes)
     assert result.tokens_after == ctxpress.count_tokens(out)
@@ -305,6 +315,34 @@ def test_only_protected_messages_over_budget_are_kept_and_reported() -> None:
     assert result.messages[0] is system and result.messages[1] is question
     assert result.over_budget
     assert any("protected" in n for n in history_report(result).notes)
+
+
+def test_an_agents_current_step_is_kept_even_when_it_alone_overruns() -> None:
+    # the request ends with a tool result the model must answer; dropped, the agent would
+    # only run the same command again (before: the call and its 16k-token log were dropped
+    # and 31 tokens were sent)
+    log = "".join(
+        f"10:{i // 60:02d}:{i % 60:02d} worker-{i % 7} batch {i} took {i * 7 % 300} ms\n"
+        for i in range(600)
+    )
+    call = {"id": "c9", "type": "function", "function": {"name": "run", "arguments": "{}"}}
+    step = [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c9", "content": log},
+    ]
+    question = {"role": "user", "content": "Find why the worker is slow."}
+    messages = [*filler_chat(6), question, *step]
+    result = compress(messages, 400)
+    assert result.messages == [question, *step]
+    assert all(a is b for a, b in zip(result.messages[1:], step, strict=True))
+    assert result.over_budget
+    assert any("protected" in n for n in history_report(result).notes)
+    # with room for it, earlier steps are still weighed and may go
+    messages = [question, *filler_chat(6), *step]
+    roomy = ctxpress.count_tokens([question, *step]) + 60
+    result = compress(messages, roomy)
+    assert result.messages[-2:] == step and not result.over_budget
+    check_invariants(messages, result, roomy)
 
 
 @pytest.mark.parametrize(

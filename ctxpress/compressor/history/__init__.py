@@ -12,7 +12,8 @@ call together with its tool results) is scored against the last user message:
   units around it (a conversation stays on a topic for a while);
 * recency: a small bonus for newer turns, and the newest turns are kept outright.
 
-System messages and the last user message are never dropped. Kept messages are the
+System messages, the last user message and an agent's current step (the tool calls
+after it whose results end the request) are never dropped. Kept messages are the
 caller's own dicts; each dropped run is replaced by a short ``[N earlier messages
 omitted]`` message, placed so that alternating input stays alternating.
 """
@@ -96,8 +97,22 @@ class HistoryStage:
         last_user = last_user_index(messages)
         units: list[list[int]] = []
         protected: list[int] = []
-        for group in _tool_groups(messages):
-            if group == [last_user] or messages[group[0]]["role"] in SYSTEM_ROLES:
+        groups = _tool_groups(messages)
+        # An agent's current step: the request ends with the results of the tool calls the
+        # model made since the last user message. It is what the model must answer now;
+        # dropped, the agent would only make the same calls again.
+        step = groups[-1] if groups else []
+        current = (
+            len(step) > 1
+            and step[-1] == len(messages) - 1
+            and (last_user is None or step[0] > last_user)
+        )
+        for group in groups:
+            if (
+                group == [last_user]
+                or messages[group[0]]["role"] in SYSTEM_ROLES
+                or (current and group is step)
+            ):
                 protected.extend(group)
             else:
                 units.append(group)
