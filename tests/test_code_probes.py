@@ -1273,16 +1273,15 @@ _DENSE = (
 def test_room_the_estimates_leave_is_used_where_dense_data_skews_them(shape: str) -> None:
     # the first plan keeps a third of what fits; the counted result steers it back up to
     # the budget (also where an earlier read of the file is elided as a repeat)
-    def prompt(code: str) -> list[dict[str, object]]:
+    def prompt(code: str, earlier: str) -> list[dict[str, object]]:
         ask = {"role": "user", "content": "What does `compute_golf_total` return for []?"}
         if shape == "pasted":
             return [{"role": "user", "content": f"Here is app.py:\n```python\n{code}```"}, ask]
-        return [{"role": "user", "content": "Fix app.py"}, *_read(0, "..."), *_read(1, code), ask]
+        return [{"role": "user", "content": "Fix app.py"}, *_read(0, earlier), *_read(1, code), ask]
 
-    msgs = prompt(_DENSE)
-    if shape == "read-twice":
-        msgs[2]["content"] = _DENSE
-    budget = ctxpress.count_tokens(prompt(_FUNCS.lstrip("\n"))) + 20  # all functions fit
+    msgs = prompt(_DENSE, _DENSE)
+    # all functions fit (and the earlier read, a repeat, is elided to one marker)
+    budget = ctxpress.count_tokens(prompt(_FUNCS.lstrip("\n"), "...")) + 20
     res = _ask(msgs, budget)
     out = str(res.messages[-2]["content"])
     assert res.tokens_after <= budget
