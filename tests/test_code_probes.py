@@ -2811,3 +2811,100 @@ def test_a_report_line_in_a_test_longer_than_the_budget_keeps_that_statement_and
     assert "v5" not in out  # not the other steps
     assert clean_parse(lang, out.encode()) is not None
     assert res.tokens_after <= budget
+
+
+# A class too long to keep whole, built by the focal function: its constructor (longer
+# than any other member) shows what building one takes; the other members are maps.
+_PY_INIT = (
+    "    def __init__(self, text, strict=False):\n"
+    + "".join(f"        self.field{i} = text.count('{i}')\n" for i in range(8))
+    + "        self.strict = strict\n\n"
+)
+_PY_GETTERS = "".join(f"    def get{i}(self):\n        return self.field{i}\n\n" for i in range(24))
+_PY_BUILDS = _fill("python", 10) + "def read_all(text):\n    return Reader(text, strict=True)\n"
+_BUILT = {
+    "python": (
+        "class Reader:\n" + _PY_INIT + _PY_GETTERS + "\n" + _PY_BUILDS,
+        "    def __init__(self, text, strict=False):",
+    ),
+    # a class without a constructor of its own runs its base's
+    "python-inherited": (
+        "class Base:\n" + _PY_INIT + "\nclass Reader(Base):\n" + _PY_GETTERS + "\n" + _PY_BUILDS,
+        "    def __init__(self, text, strict=False):",
+    ),
+    "js": (
+        "class Reader {\n  constructor(text, strict = false) {\n"
+        + "".join(f"    this.field{i} = text.split('{i}').length;\n" for i in range(8))
+        + "    this.strict = strict;\n  }\n\n"
+        + "".join(f"  get{i}() {{\n    return this.field{i};\n  }}\n\n" for i in range(24))
+        + "}\n\n"
+        + _fill("js-module", 10)
+        + "function readAll(text) {\n  return new Reader(text, true);\n}\n",
+        "  constructor(text, strict = false) {",
+    ),
+    "java": (
+        "class Reader {\n"
+        + "".join(f"    int field{i};\n" for i in range(8))
+        + "    Reader(String text, boolean strict) {\n"
+        + "".join(f"        this.field{i} = text.indexOf('{i}');\n" for i in range(8))
+        + "    }\n\n"
+        + "".join(f"    int get{i}() {{\n        return field{i};\n    }}\n\n" for i in range(24))
+        + "}\n\nclass Loader {\n"
+        + _fill("java", 6)
+        + "    static Reader readAll(String text) {\n"
+        + "        return new Reader(text, true);\n    }\n"
+        + "}\n",
+        "    Reader(String text, boolean strict) {",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_BUILT))
+def test_a_class_the_focal_code_builds_keeps_its_constructor_first(lang: str) -> None:
+    code, ctor = _BUILT[lang]
+    name = {"java": "Loader.readAll", "js": "readAll"}.get(lang, "read_all")
+    out, res = _send(f"Why does `{name}` lose fields?", lang.split("-")[0], code, 0.3)
+    lines = out.split("\n")
+    assert ctor in lines
+    start = lines.index(ctor)
+    assert any("field7 = " in line for line in lines[start:]), "the whole constructor is kept"
+    assert not res.over_budget
+    language = {"js": "javascript", "java": "java"}.get(lang, "python")
+    assert clean_parse(language, out.encode()) is not None
+
+
+def _counter(delegates: bool) -> str:
+    """A `Counter.update` stub to write, with small helpers of its own, beside a longer
+    `Tally.update` that `Counter` either holds (``delegates``) or never mentions."""
+    helpers = "".join(
+        f"\n    def _{n}(self, key, n=1):\n"
+        f"        self.counts[key] = self.counts.get(key, 0) {op} n\n"
+        "        return self.counts[key]\n"
+        for n, op in (("bump", "+"), ("drop", "-"), ("scale", "*"), ("split", "//"), ("mod", "%"))
+    )
+    slot = "        self.slot{i} = sum(x for x in items if x % {m})\n"
+    slots = "".join(slot.format(i=i, m=i + 2) for i in range(10))
+    return (
+        "class Tally:\n    def update(self, items):\n"
+        + slots
+        + "        return self\n\n\n"
+        + _fill("python", 30)
+        + "class Counter:\n    def __init__(self):\n        self.counts = {}\n"
+        + ("        self.tally = Tally()\n" if delegates else "        self.total = 0\n")
+        + helpers
+        + '\n    def update(self, items):\n        """Count every item of ``items``."""\n'
+        + "        pass\n"
+    )
+
+
+@pytest.mark.parametrize("delegates", [False, True], ids=["unrelated", "delegated-to"])
+def test_a_namesake_of_the_stub_in_another_class_is_kept_only_where_the_stub_delegates(
+    delegates: bool,
+) -> None:
+    out, res = _send("Implement `update`.", "python", _counter(delegates), 0.2)
+    lines = out.split("\n")
+    assert '        """Count every item of ``items``."""' in lines
+    assert ("        self.slot9 = sum(x for x in items if x % 11)" in lines) == delegates
+    if not delegates:  # its room goes to the stub's own helpers
+        assert all(f"    def _{n}(self, key, n=1):" in lines for n in ("bump", "drop", "mod"))
+    assert not res.over_budget

@@ -14,6 +14,7 @@ from typing import Any
 
 from ctxpress.compressor.code.cases import PLACEHOLDER, go_table_entry, title_pattern
 from ctxpress.compressor.code.outline import (
+    IDENT,
     Focus,
     Outline,
     Unit,
@@ -110,9 +111,20 @@ def find_focal(
     if named_empty:
         for u in named_empty:
             seed(u, 0.0)
+        # a namesake in another class is what the stub delegates to where the stub's
+        # class mentions that class (`self.helper = ACLHelper()`); else another type's
+        # take on the name, as weak a hint as a name the prose only mentions
+        stubs = {u.name for u in named_empty}
+        mentioned = {
+            w
+            for u in named_empty
+            if u.parent is not None and u.parent.kind == "class"
+            for w in IDENT.findall("\n".join(outline.lines[u.parent.start : u.parent.last + 1]))
+        }
         for u in named:
             if not u.empty:
-                seed(u, 1.0)
+                delegate = u.name not in stubs or u.owner is None or u.owner in mentioned
+                seed(u, 1.0 if delegate else 2.0)
     else:
         by_name: dict[str, list[Unit]] = {}
         for u in named:

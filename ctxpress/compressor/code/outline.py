@@ -1475,6 +1475,16 @@ def ancestors(u: Unit) -> list[Unit]:
     return out
 
 
+# Step from a class to its constructor (``__init__``, ``constructor``, Rust ``new``, a
+# Java / C++ member named like the class, or its base's where it has none); to any other
+# member it is 0.5.
+_CTOR_COST = 0.3
+
+
+def _constructs(cls: Unit, member: Unit) -> bool:
+    return member.kind == "func" and member.name in ("__init__", "constructor", "new", cls.name)
+
+
 def relate(
     outline: Outline, seeds: dict[Unit, float], via: dict[Unit, Unit] | None = None
 ) -> dict[Unit, float]:
@@ -1502,7 +1512,13 @@ def relate(
             continue
         nxt = list(_deps(outline, u))
         if u.kind == "class" and u.children:
-            nxt.extend((0.5, c) for c in u.children)
+            # using a class is mostly constructing it: its constructor comes nearly with it
+            nxt.extend((_CTOR_COST if _constructs(u, c) else 0.5, c) for c in u.children)
+            if not any(_constructs(u, c) for c in u.children):  # an inherited one
+                for base in outline.bases.get(u.name, ())[:1]:
+                    for b in outline.types.get(base, ()):
+                        if b.kind == "class" and b.children:
+                            nxt.extend((_CTOR_COST, c) for c in b.children if _constructs(b, c))
         elif u.title and u.children:
             nxt.extend((0.0, c) for c in u.children)  # a test's code is in its members
         for cost, v in nxt:
