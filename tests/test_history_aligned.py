@@ -15,6 +15,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 TOPICS = ["invoice", "replica", "rollout", "alert", "budget", "ticket", "cluster", "backup"]
 
 
+def history_note(result: ctxpress.CompressResult) -> str:
+    """The history stage's last note ("aligned: F frozen block(s) at level L, …")."""
+    return next(s for s in result.stages if s.name == "history").notes[-1]
+
+
 def conversation(turns: int) -> list[dict[str, Any]]:
     """A long alternating chat with distinct facts per turn (numbers, names, topics)."""
     out: list[dict[str, Any]] = [{"role": "system", "content": "You are the ops assistant."}]
@@ -59,9 +64,7 @@ def test_next_turn_repeats_the_previous_prompt_up_to_its_tail() -> None:
         validate_messages(result.messages)
         assert result.tokens_after <= budget < result.tokens_before
         assert alternates(result.messages) == alternates(chat)
-        layout = (
-            result.stages[-1].notes[-1].split(",")[0]
-        )  # "aligned: F frozen block(s) at level L"
+        layout = history_note(result).split(",")[0]  # "aligned: F frozen block(s) at level L"
         assert layout.startswith("aligned:")
         if previous is not None and previous[0] == layout:
             shared = common_prefix(previous[1].messages, result.messages)
@@ -121,7 +124,7 @@ def test_a_long_conversation_under_a_small_budget_stays_aligned() -> None:
     result = ctxpress.compress(chat, budget=900, config=config, cache=MemoryCache())
     validate_messages(result.messages)
     assert result.tokens_after <= 900
-    note = result.stages[-1].notes[-1]
+    note = history_note(result)
     assert note.startswith("aligned:"), note
     assert alternates(result.messages) == alternates(chat)
     assert any(m is chat[-2] for m in result.messages)  # the newest turn is in the raw tail
@@ -137,6 +140,6 @@ def test_question_length_does_not_move_the_frozen_boundary() -> None:
     for question in (short, long_):
         result = ctxpress.compress(ask(history, question), budget=1500, config=ALIGNED, cache=cache)
         assert result.tokens_after <= 1500
-        layouts.append(result.stages[-1].notes[-1].split(",")[0])
+        layouts.append(history_note(result).split(",")[0])
     assert layouts[0] == layouts[1]
     assert layouts[0].startswith("aligned:")

@@ -35,6 +35,17 @@ def _history(config: Config) -> Stage:
     return HistoryStage(config)
 
 
-STAGES: dict[str, StageFactory] = {"code": _code, "history": _history, "system": _system}
+def _logs(config: Config) -> Stage:
+    from ctxpress.compressor.logs import LogStage
+
+    return LogStage(config)
+
+
+STAGES: dict[str, StageFactory] = {
+    "code": _code,
+    "history": _history,
+    "logs": _logs,
+    "system": _system,
+}
 
 __all__ = ["STAGES", "CompressResult", "Context", "Stage", "StageReport", "compress"]

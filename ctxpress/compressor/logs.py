@@ -1,0 +1,231 @@
+"""Logs stage: a tool result too long for the budget keeps the lines that explain it.
+
+An agent's current step is protected by the history stage: when one tool result (a test
+run, a build, a verbose install) alone overruns the budget, it would go out whole and
+over budget. This stage shortens such results line by line, whole lines only and byte
+for byte, with a ``[… N lines omitted …]`` marker for each gap. It keeps, in order:
+
+* lines that report a failure (``error``, ``FAILED``, ``Traceback``, pytest's ``E``
+  lines, ``undefined reference`` …), and the lines around them (a compiler's source
+  excerpt, a traceback's frames);
+* lines sharing rare words with the request (the user's message, the tool call);
+* the end of the output (summaries, exit status) before its beginning;
+* one line of each repeated shape (progress lines that differ only in numbers) rather
+  than all of them.
+
+Source files, fenced code and JSON are left to the code stage or whole: cut line by
+line they would no longer parse. Runs after the history stage, on what is still over
+budget.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import json
+import re
+from collections.abc import Callable, Sequence
+
+from ctxpress.compressor.code.fences import find_fences
+from ctxpress.compressor.code.languages import detect
+from ctxpress.compressor.pipeline import Context
+from ctxpress.config import Config
+from ctxpress.messages import Message, last_user_index, message_text
+
+__all__ = ["LogStage", "shorten_log"]
+
+_FAILURE = re.compile(
+    r"(?im)\b(errors?|exceptions?|traceback|fatal|fail(ed|ure|s)?|panic(ked)?|abort(ed)?|"
+    r"denied|refused|segmentation fault|assert(ion)?\w*|undefined reference|cannot|"
+    r"could not|not found|no such|timed out|killed|unresolved|mismatch)\b|^E {2,}"
+    # an exception's name: `IndentationError`, `jinja2.exceptions.TemplateNotFound: x`
+    r"|[a-z](Error|Exception|NotFound|Failure|Fault)\b"
+)
+_WARNING = re.compile(r"(?im)\bwarn(ing)?s?\b|\bdeprecat")
+_MARKER = re.compile(r"\[… \d+ lines? omitted …\]\r?")
+_SHAPE = re.compile(r"0x[0-9a-f]+|\d+")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_STOP = frozenset(
+    re.findall(
+        r"\w+",
+        "this that with from have what when where which there their then than them they will "
+        "would should could find make sure into about after before only also just file files "
+        "line lines test tests build error errors fails failed failing please does done",
+    )
+)
+# Scores: a failure line, a warning, a line beside a failure (per step away, at most
+# _NEAR_STEPS), a word of the request, the tail (falling off over _TAIL lines).
+_FAIL, _WARN, _NEAR, _NEAR_STEPS, _ASKED, _TAIL, _HEAD = 10.0, 2.0, 6.0, 3, 3.0, 40, 5
+# A repeated shape keeps this share of its score per earlier occurrence.
+_REPEAT = 0.3
+# Lines in a row that do not fit before the rest are not tried.
+_MISSES = 64
+# Results shorter than this are left alone: there is little to gain and a lot to lose.
+_MIN_TOKENS = 200
+
+
+def marker(n: int) -> str:
+    return f"[… {n} line{'s' if n != 1 else ''} omitted …]"
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP)
+
+
+def _lines_matching(pattern: re.Pattern[str], lines: Sequence[str]) -> set[int]:
+    """Rows where ``pattern`` matches: one scan of the whole text (per-line calls cost 3x)."""
+    text = "\n".join(lines)
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    return {bisect.bisect_right(starts, m.start()) - 1 for m in pattern.finditer(text)}
+
+
+def _scores(lines: Sequence[str], asked: frozenset[str]) -> list[float]:
+    n = len(lines)
+    score = [0.0] * n
+    # a word of the request on many lines (the command's file name on every test's line)
+    # tells them apart no better than none
+    where: dict[str, int] = {}
+    for line in lines:
+        for w in {w.lower() for w in _WORD.findall(line)} & asked:
+            where[w] = where.get(w, 0) + 1
+    asked = frozenset(w for w, k in where.items() if k <= max(2, n // 20))
+    failures = _lines_matching(_FAILURE, lines)
+    for i in _lines_matching(_WARNING, lines) - failures:
+        score[i] += _WARN
+    for i in failures:
+        score[i] += _FAIL
+    if asked:
+        for i, line in enumerate(lines):
+            hits = sum(1 for w in _WORD.findall(line) if w.lower() in asked)
+            score[i] += _ASKED * min(hits, 3)
+    for i in failures:
+        for k in range(1, _NEAR_STEPS + 1):
+            for j in (i - k, i + k):
+                if 0 <= j < n:
+                    score[j] = max(score[j], _NEAR / k)
+    for k in range(min(_TAIL, n)):
+        score[n - 1 - k] += 4.0 * (1 - k / _TAIL) + 0.5
+    for k in range(min(_HEAD, n)):
+        score[k] += 1.0
+    seen: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        shape = _SHAPE.sub("#", line.strip())
+        times = seen.get(shape, 0)
+        seen[shape] = times + 1
+        if times:
+            score[i] *= _REPEAT**times
+        if not line.strip():
+            score[i] = min(score[i], 0.1)
+    return score
+
+
+def _render(lines: Sequence[str], keep: set[int], cr: str) -> str:
+    out: list[str] = []
+    gap = 0
+    for i, line in enumerate(lines):
+        if i in keep:
+            if gap:
+                out.append(marker(gap) + cr)
+                gap = 0
+            out.append(line)
+        else:
+            gap += 1
+    if gap:
+        out.append(marker(gap) + cr)
+    return "\n".join(out)
+
+
+def shorten_log(
+    text: str, budget: int, count: Callable[[str], int], asked: frozenset[str] = frozenset()
+) -> str:
+    """``text`` within ``budget`` tokens: its most telling lines, unchanged, in order, with a
+    marker per gap. ``asked``: lower-cased words of the request (see ``request_words``)."""
+    if count(text) <= budget:
+        return text
+    lines = text.split("\n")
+    cr = "\r" if "\r\n" in text else ""  # markers end lines as the output does
+    score = _scores(lines, asked)
+    gap_cost = count(marker(len(lines)) + "\n")
+    order = sorted(range(len(lines)), key=lambda i: (-score[i], -i))
+    keep: set[int] = set()
+    total, misses = gap_cost, 0
+    for i in order:
+        # lines are counted as they come up: once the budget is full, after a run of lines
+        # too long for what is left, the rest (worth less still) are not read
+        if budget - total < 2 or misses >= _MISSES:
+            break
+        # a line beside a kept one joins its run; one elsewhere may open a new gap
+        extra = count(lines[i] + "\n") + (0 if (i - 1 in keep or i + 1 in keep) else gap_cost)
+        if total + extra <= budget:
+            keep.add(i)
+            total += extra
+            misses = 0
+        else:
+            misses += 1
+    out = _render(lines, keep, cr)
+    # markers and line joins make the estimate drift: drop the least telling lines till it fits
+    by_worth = sorted(keep, key=lambda i: (score[i], i))
+    while keep and count(out) > budget:
+        keep.discard(by_worth.pop(0))
+        out = _render(lines, keep, cr)
+    return out if keep else marker(len(lines))
+
+
+def request_words(messages: Sequence[Message]) -> frozenset[str]:
+    """Words of the last user message and of the tool calls made after it."""
+    last = last_user_index(messages)
+    parts = [message_text(messages[last])] if last is not None else []
+    for m in messages[(last or 0) :]:
+        for call in m.get("tool_calls") or ():
+            parts.append(str(call.get("function", {}).get("arguments", "")))
+    return _words("\n".join(parts))
+
+
+def is_log(text: str) -> bool:
+    """Plain output, not code or data: no fences, not a source file, not JSON."""
+    if find_fences(text):
+        return False
+    stripped = text.strip()
+    if stripped[:1] in "[{":
+        try:
+            json.loads(stripped)
+            return False
+        except ValueError:
+            pass
+    return detect(text) is None
+
+
+class LogStage:
+    """Shortens the longest plain-text tool results while the request is over budget."""
+
+    name = "logs"
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+
+    def run(self, messages: list[Message], ctx: Context) -> list[Message]:
+        if ctx.budget is None or not ctx.over_budget(messages):
+            return list(messages)
+        out = list(messages)
+        sizes = {
+            i: ctx.counter.text(m["content"])
+            for i, m in enumerate(messages)
+            if m.get("role") == "tool" and isinstance(m.get("content"), str)
+        }
+        logs = [i for i in sorted(sizes, key=lambda i: -sizes[i]) if sizes[i] >= _MIN_TOKENS]
+        logs = [i for i in logs if is_log(messages[i]["content"])]
+        asked = request_words(messages)
+        for i in logs:
+            over = ctx.counter.messages(out) - ctx.budget
+            if over <= 0:
+                break
+            text = messages[i]["content"]
+            target = max(_MIN_TOKENS // 2, sizes[i] - over)
+            short = shorten_log(text, target, ctx.counter.text, asked)
+            out[i] = {**messages[i], "content": short}
+            shown = sum(1 for line in short.split("\n") if not _MARKER.fullmatch(line))
+            ctx.note(
+                f"m{i}: tool output {sizes[i]} -> {ctx.counter.text(short)} tokens "
+                f"({shown} of {text.count(chr(10)) + 1} lines shown)"
+            )
+        return out

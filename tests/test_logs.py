@@ -1,0 +1,157 @@
+"""Logs stage: an agent's tool result too long for the budget keeps the lines that explain it."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ctxpress
+
+MARKER = re.compile(r"\[… (\d+) lines? omitted …\]")
+
+
+def agent(log: str, question: str = "The tests fail. Find out why and fix it.") -> list[Any]:
+    """An agent's request ending with its current step: a command and its output."""
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "bash", "arguments": json.dumps({"command": "make check"})},
+    }
+    return [
+        {"role": "system", "content": "You are a coding agent."},
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": log},
+    ]
+
+
+def squeeze(log: str, share: float, **kw: Any) -> tuple[str, ctxpress.CompressResult, int]:
+    """The tool output sent at ``share`` of the log's tokens, the result, and the budget."""
+    base = ctxpress.count_tokens(agent("", **kw))
+    budget = base + int(share * (ctxpress.count_tokens(agent(log, **kw)) - base))
+    result = ctxpress.compress(agent(log, **kw), budget=budget)
+    return result.messages[-1]["content"], result, budget
+
+
+def check_lines(log: str, out: str) -> None:
+    """Kept lines are the log's own, in order; each marker counts the lines it stands for."""
+    src = log.split("\n")
+    at = 0
+    for line in out.split("\n"):
+        m = MARKER.fullmatch(line)
+        if m:
+            at += int(m.group(1))
+        else:
+            assert src[at] == line, f"line {at} changed or out of order"
+            at += 1
+    assert at == len(src), "every line is either kept or counted by a marker"
+
+
+@pytest.fixture(scope="module")
+def pytest_log(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A real `pytest -v` run: 400 passing cases and one failure."""
+    root = tmp_path_factory.mktemp("run")
+    (root / "test_totals.py").write_text(
+        "import pytest\n\n\n"
+        "@pytest.mark.parametrize('n', range(400))\n"
+        "def test_sizes(n):\n    assert n * 2 >= n\n\n\n"
+        "def test_invoice_total():\n"
+        "    lines = [('widget', 3, 250), ('bolt', 12, 15)]\n"
+        "    total = sum(q * p for _, q, p in lines)\n"
+        "    assert total == 940, f'total {total} != 940'\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "test_totals.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 1
+    return run.stdout
+
+
+@pytest.mark.parametrize("share", [0.05, 0.15, 0.4])
+def test_a_failing_run_keeps_the_failure_and_the_summary_within_budget(
+    pytest_log: str, share: float
+) -> None:
+    out, result, budget = squeeze(pytest_log, share)
+    assert result.tokens_after <= budget and not result.over_budget
+    lines = out.split("\n")
+    assert "E       AssertionError: total 930 != 940" in lines
+    assert any(line.startswith("FAILED test_totals.py::test_invoice_total") for line in lines)
+    last = out.rstrip("\n").split("\n")[-1]
+    assert last.startswith("=") and "1 failed, 400 passed" in last
+    check_lines(pytest_log, out)
+    logs = next(s for s in result.stages if s.name == "logs")
+    assert logs.notes and logs.notes[0].startswith("m3: tool output")
+
+
+def test_repeated_progress_lines_give_way_to_distinct_ones(pytest_log: str) -> None:
+    out, _, _ = squeeze(pytest_log, 0.15)
+    passed = [line for line in out.split("\n") if " PASSED " in line]
+    assert len(passed) < 400 * 0.15, "most passing cases are elided"
+    # the failing test's own lines come whole: the code it ran and where
+    for line in ("    def test_invoice_total():", "test_totals.py:12: AssertionError"):
+        assert line in out.split("\n")
+
+
+def test_a_compiler_error_keeps_its_source_excerpt() -> None:
+    warn = "src/util{0}.c:{0}:5: warning: unused variable 'tmp{0}' [-Wunused-variable]"
+    log = "\n".join(
+        [*(f"gcc -Wall -c src/util{i}.c -o build/util{i}.o" for i in range(120))]
+        + [warn.format(i) for i in range(40)]
+        + [
+            "src/parse.c: In function 'parse_header':",
+            "src/parse.c:88:23: error: 'hdr' undeclared (first use in this function)",
+            "   88 |     size_t len = strlen(hdr);",
+            "      |                         ^~~",
+            "make: *** [Makefile:14: build/parse.o] Error 1",
+        ]
+    )
+    out, result, _ = squeeze(log, 0.15, question="The build breaks, fix it.")
+    lines = out.split("\n")
+    for line in log.split("\n")[-5:]:
+        assert line in lines
+    assert not result.over_budget
+    check_lines(log, out)
+
+
+def test_a_line_the_request_names_is_kept_though_it_reports_no_failure() -> None:
+    log = "\n".join(
+        f"{i:05d} worker-{i % 7} processed batch {i} in {i * 7 % 300} ms" for i in range(800)
+    )
+    log = log.replace("00412 worker-6 processed", "00412 worker-6 (shard kestrel) processed")
+    out, _, _ = squeeze(log, 0.1, question="Why is the kestrel shard slow?")
+    assert "00412 worker-6 (shard kestrel) processed batch 412 in 184 ms" in out.split("\n")
+    check_lines(log, out)
+
+
+def test_code_and_json_results_are_not_cut_line_by_line() -> None:
+    source = (Path(ctxpress.__file__).parent / "compressor" / "logs.py").read_text()
+    data = json.dumps([{"id": i, "name": f"item {i}", "tags": ["a", "b"]} for i in range(600)])
+    for text in (source, data):
+        out, result, _ = squeeze(text, 0.1)
+        assert not MARKER.search(out)
+        assert not any(s.notes for s in result.stages if s.name == "logs")
+
+
+def test_a_request_within_budget_is_left_alone(pytest_log: str) -> None:
+    messages = agent(pytest_log)
+    result = ctxpress.compress(messages, budget=ctxpress.count_tokens(messages) + 10)
+    assert all(a is b for a, b in zip(result.messages, messages, strict=True))
+
+
+def test_windows_line_endings_stay_on_every_line_markers_included() -> None:
+    log = "\r\n".join(f"step {i}: copied shard-{i}.bin ({i * 13 % 97} MB)" for i in range(600))
+    log = log.replace("step 300: copied", "step 300: FAILED to copy")
+    out, result, _ = squeeze(log, 0.1, question="Why did the copy stop?")
+    assert not result.over_budget
+    assert "step 300: FAILED to copy shard-300.bin (20 MB)\r" in out.split("\n")
+    assert all(line.endswith("\r") for line in out.split("\n")[:-1])
+    check_lines(log, out.replace(" …]\r", " …]"))
