@@ -155,3 +155,60 @@ def test_windows_line_endings_stay_on_every_line_markers_included() -> None:
     assert "step 300: FAILED to copy shard-300.bin (20 MB)\r" in out.split("\n")
     assert all(line.endswith("\r") for line in out.split("\n")[:-1])
     check_lines(log, out.replace(" …]\r", " …]"))
+
+
+def build_log() -> str:
+    lines = [f"[{i:4d}/900] CC src/module_{i}.o" for i in range(900)]
+    lines[610] = "src/module_610.c:41:9: error: implicit declaration of function 'crc32_fold'"
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("indent", ["", "   "], ids=["fence", "fence-in-list-item"])
+def test_a_log_pasted_in_a_fence_is_shortened_inside_it_and_the_prose_kept(indent: str) -> None:
+    log = build_log()
+    fenced = "".join(f"{indent}{line}\n" for line in ["```text", *log.split("\n"), "```"])
+    head = "My build stops, what is wrong?\n\n" + ("1. The log:\n\n" if indent else "")
+    message = {"role": "user", "content": head + fenced + "\nIt worked yesterday."}
+    budget = ctxpress.count_tokens([message]) // 8
+    result = ctxpress.compress([message], budget=budget)
+    out = result.messages[0]["content"]
+    assert result.tokens_after <= budget
+    assert out.startswith(head + indent + "```text\n")
+    assert out.endswith(indent + "```\n\nIt worked yesterday.")
+    body = out[len(head + indent + "```text\n") : -len(indent + "```\n\nIt worked yesterday.")]
+    lines = body.rstrip("\n").split("\n")
+    assert f"{indent}{log.split(chr(10))[610]}" in lines
+    assert all(line.startswith(indent) for line in lines), "markers stay inside the list item"
+    check_lines(log, "\n".join(line[len(indent) :] for line in lines))
+
+
+def test_a_tool_result_in_text_parts_is_shortened_part_by_part() -> None:
+    messages = agent("")
+    messages[-1]["content"] = [
+        {"type": "text", "text": "exit status 2"},
+        {"type": "text", "text": build_log()},
+    ]
+    base = ctxpress.count_tokens(agent(""))
+    result = ctxpress.compress(messages, budget=base + 300)
+    parts = result.messages[-1]["content"]
+    assert parts[0] == {"type": "text", "text": "exit status 2"}
+    assert "error: implicit declaration of function 'crc32_fold'" in parts[1]["text"]
+    assert not result.over_budget
+    check_lines(build_log(), parts[1]["text"])
+
+
+def test_code_the_code_stage_trimmed_is_not_taken_for_a_log() -> None:
+    # trimmed, this C loses the `#include` that tells its language; over budget still (the
+    # focal function alone does not fit), it must stay code and nothing may fail open
+    helpers = "".join(
+        f"Item *helper{i}(Ctx *c)\n{{\n    Item *it = c->items[{i}];\n    return it;\n}}\n\n"
+        for i in range(30)
+    )
+    body = "".join(f"    total->sum += ctx->items[n + {i}]->size;\n" for i in range(30))
+    code = f"#include <stdio.h>\n\n{helpers}Total *tally(Ctx *ctx, size_t n)\n{{\n"
+    code += f"    Total *total = new_total();\n{body}    return total;\n}}\n"
+    message = {"role": "user", "content": f"Here is my code:\n```\n{code}```\nWhy is `tally` off?"}
+    result = ctxpress.compress([message], budget=120)
+    assert not result.fail_open
+    assert not MARKER.search(result.messages[0]["content"])
+    assert "Total *tally(Ctx *ctx, size_t n)" in result.messages[0]["content"]

@@ -25,12 +25,13 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ctxpress.compressor.code.fences import find_fences
 from ctxpress.compressor.code.languages import detect
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
-from ctxpress.messages import Message, last_user_index, message_text
+from ctxpress.messages import SYSTEM_ROLES, Message, last_user_index, message_text
 
 __all__ = ["LogStage", "shorten_log"]
 
@@ -58,6 +59,27 @@ _STOP = frozenset(
 _FAIL, _WARN, _NEAR, _NEAR_STEPS, _ASKED, _TAIL, _HEAD = 10.0, 2.0, 6.0, 3, 3.0, 40, 5
 # A repeated shape keeps this share of its score per earlier occurrence.
 _REPEAT = 0.3
+# Fence tags of output rather than code (untagged too); a fence tagged with a language is
+# the code stage's.
+_LOG_TAGS = frozenset(
+    {
+        "",
+        "text",
+        "txt",
+        "log",
+        "logs",
+        "console",
+        "output",
+        "stdout",
+        "stderr",
+        "plaintext",
+        "plain",
+        "shell-session",
+        "terminal",
+    }
+)
+# Of non-blank lines, the share ending in `;`, `{` or `}` that marks text as code.
+_CODE_SHARE = 0.3
 # Lines in a row that do not fit before the rest are not tried.
 _MISSES = 64
 # Results shorter than this are left alone: there is little to gain and a lot to lose.
@@ -119,33 +141,44 @@ def _scores(lines: Sequence[str], asked: frozenset[str]) -> list[float]:
     return score
 
 
-def _render(lines: Sequence[str], keep: set[int], cr: str) -> str:
+def _render(lines: Sequence[str], keep: set[int], mark: Callable[[int], str]) -> str:
     out: list[str] = []
     gap = 0
     for i, line in enumerate(lines):
         if i in keep:
             if gap:
-                out.append(marker(gap) + cr)
+                out.append(mark(gap))
                 gap = 0
             out.append(line)
         else:
             gap += 1
     if gap:
-        out.append(marker(gap) + cr)
+        out.append(mark(gap))
     return "\n".join(out)
 
 
 def shorten_log(
-    text: str, budget: int, count: Callable[[str], int], asked: frozenset[str] = frozenset()
+    text: str,
+    budget: int,
+    count: Callable[[str], int],
+    asked: frozenset[str] = frozenset(),
+    indent: str = "",
 ) -> str:
     """``text`` within ``budget`` tokens: its most telling lines, unchanged, in order, with a
-    marker per gap. ``asked``: lower-cased words of the request (see ``request_words``)."""
+    marker per gap. ``asked``: lower-cased words of the request (see ``request_words``);
+    ``indent``: put before each marker (a fence's in a list item)."""
     if count(text) <= budget:
         return text
+    if text.endswith("\n"):  # the line ending that closes a fence's body stays
+        return shorten_log(text[:-1], budget - 1, count, asked, indent) + "\n"
     lines = text.split("\n")
     cr = "\r" if "\r\n" in text else ""  # markers end lines as the output does
+
+    def mark(n: int) -> str:
+        return indent + marker(n) + cr
+
     score = _scores(lines, asked)
-    gap_cost = count(marker(len(lines)) + "\n")
+    gap_cost = count(mark(len(lines)) + "\n")
     order = sorted(range(len(lines)), key=lambda i: (-score[i], -i))
     keep: set[int] = set()
     total, misses = gap_cost, 0
@@ -162,13 +195,13 @@ def shorten_log(
             misses = 0
         else:
             misses += 1
-    out = _render(lines, keep, cr)
+    out = _render(lines, keep, mark)
     # markers and line joins make the estimate drift: drop the least telling lines till it fits
     by_worth = sorted(keep, key=lambda i: (score[i], i))
     while keep and count(out) > budget:
         keep.discard(by_worth.pop(0))
-        out = _render(lines, keep, cr)
-    return out if keep else marker(len(lines))
+        out = _render(lines, keep, mark)
+    return out if keep else mark(len(lines))
 
 
 def request_words(messages: Sequence[Message]) -> frozenset[str]:
@@ -182,9 +215,9 @@ def request_words(messages: Sequence[Message]) -> frozenset[str]:
 
 
 def is_log(text: str) -> bool:
-    """Plain output, not code or data: no fences, not a source file, not JSON."""
-    if find_fences(text):
-        return False
+    """Plain output, not code or data: not a source file, not JSON. Code the code stage
+    trimmed may have lost the cues ``detect`` goes by (a C excerpt without its
+    ``#include``): lines that mostly end in ``;``, ``{`` or ``}`` are code too."""
     stripped = text.strip()
     if stripped[:1] in "[{":
         try:
@@ -192,11 +225,68 @@ def is_log(text: str) -> bool:
             return False
         except ValueError:
             pass
+    rows = [line.rstrip() for line in text.split("\n") if line.strip()]
+    if sum(1 for r in rows if r[-1] in ";{}") >= _CODE_SHARE * len(rows):
+        return False
     return detect(text) is None
 
 
+@dataclass(frozen=True)
+class _Piece:
+    """A stretch of one message's text that may be shortened: ``text[a:b]`` of its content,
+    or of its text part ``part``; ``fenced``: a fence's body, ``indent`` the fence's (for
+    the marker lines)."""
+
+    msg: int
+    part: int | None
+    a: int
+    b: int
+    fenced: bool = False
+    indent: str = ""
+
+
+def _texts(msg: Message) -> list[tuple[int | None, str]]:
+    content = msg.get("content")
+    if isinstance(content, str):
+        return [(None, content)]
+    if isinstance(content, list):
+        return [(j, p["text"]) for j, p in enumerate(content) if p.get("type") == "text"]
+    return []
+
+
+def _pieces(messages: Sequence[Message]) -> list[_Piece]:
+    """Plain-text tool results (fence-free), and fences of logs in any message: untagged
+    or tagged as output, holding no code."""
+    out = []
+    for i, msg in enumerate(messages):
+        if msg.get("role") in SYSTEM_ROLES:
+            continue
+        for j, text in _texts(msg):
+            if len(text) < _MIN_TOKENS:  # (a token is a character at least)
+                continue
+            fences = find_fences(text)
+            if not fences and msg.get("role") == "tool":
+                if is_log(text):
+                    out.append(_Piece(i, j, 0, len(text)))
+                continue
+            for f in fences:
+                body = text[f.code_start : f.code_end]
+                if f.tag in _LOG_TAGS and len(body) >= _MIN_TOKENS and is_log(body):
+                    out.append(_Piece(i, j, f.code_start, f.code_end, True, " " * f.indent))
+    return out
+
+
+def _with(msg: Message, part: int | None, text: str) -> Message:
+    if part is None:
+        return {**msg, "content": text}
+    parts = list(msg["content"])
+    parts[part] = {**parts[part], "text": text}
+    return {**msg, "content": parts}
+
+
 class LogStage:
-    """Shortens the longest plain-text tool results while the request is over budget."""
+    """Shortens the longest plain-text tool results and fenced logs while the request is
+    over budget, longest first."""
 
     name = "logs"
 
@@ -206,26 +296,33 @@ class LogStage:
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
         if ctx.budget is None or not ctx.over_budget(messages):
             return list(messages)
-        out = list(messages)
-        sizes = {
-            i: ctx.counter.text(m["content"])
-            for i, m in enumerate(messages)
-            if m.get("role") == "tool" and isinstance(m.get("content"), str)
-        }
-        logs = [i for i in sorted(sizes, key=lambda i: -sizes[i]) if sizes[i] >= _MIN_TOKENS]
-        logs = [i for i in logs if is_log(messages[i]["content"])]
-        asked = request_words(messages)
-        for i in logs:
-            over = ctx.counter.messages(out) - ctx.budget
-            if over <= 0:
+        count = ctx.counter.text
+        texts = {(i, j): t for i, m in enumerate(messages) for j, t in _texts(m)}
+        sized = [(p, count(texts[p.msg, p.part][p.a : p.b])) for p in _pieces(messages)]
+        # the longest first, each down to what the request is over by (a token a piece
+        # spare: a cut body may count differently where it meets the text around it)
+        over = ctx.counter.messages(messages) - ctx.budget
+        plan: dict[_Piece, int] = {}
+        for piece, size in sorted(sized, key=lambda ps: -ps[1]):
+            if over <= 0 or size < _MIN_TOKENS:
                 break
-            text = messages[i]["content"]
-            target = max(_MIN_TOKENS // 2, sizes[i] - over)
-            short = shorten_log(text, target, ctx.counter.text, asked)
-            out[i] = {**messages[i], "content": short}
-            shown = sum(1 for line in short.split("\n") if not _MARKER.fullmatch(line))
+            plan[piece] = max(_MIN_TOKENS // 2, size - over - 1)
+            over -= size - plan[piece]
+        if not plan:
+            return list(messages)
+        asked = request_words(messages)
+        out = list(messages)
+        # each text's pieces from its end, so the offsets of the others hold
+        for piece in sorted(plan, key=lambda p: (p.msg, p.part or 0, -p.a)):
+            text = texts[piece.msg, piece.part]
+            body = text[piece.a : piece.b]
+            short = shorten_log(body, plan[piece], count, asked, piece.indent)
+            texts[piece.msg, piece.part] = text[: piece.a] + short + text[piece.b :]
+            out[piece.msg] = _with(out[piece.msg], piece.part, texts[piece.msg, piece.part])
+            shown = sum(1 for line in short.split("\n") if not _MARKER.fullmatch(line.strip()))
+            what = "fenced log" if piece.fenced else "tool output"
             ctx.note(
-                f"m{i}: tool output {sizes[i]} -> {ctx.counter.text(short)} tokens "
-                f"({shown} of {text.count(chr(10)) + 1} lines shown)"
+                f"m{piece.msg}: {what} {count(body)} -> {count(short)} tokens "
+                f"({shown} of {body.count(chr(10)) + 1} lines shown)"
             )
         return out
