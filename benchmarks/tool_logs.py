@@ -42,6 +42,13 @@ budget from the head, the rest from the tail). Printed: ctxpress's recall per lo
 per method and f the means, then recall per kind; the JSON has every log's runs and, per
 log, its command and what it was made from (sdist or package, edit).
 
+After a read: for the logs made by editing one file (pytest, unittest, make), the agent
+first read that file (a ``read_file`` call and its result, the edited file), then ran the
+command; budget = the rest + f x (tokens of the read + of the log). Scores: ``read`` the
+share where the edited line is still in the read, ``recall`` as above; for the default
+stages (``logs`` first: it leaves room for earlier turns) and for ``logs`` after
+``history`` (which then keeps only the current step).
+
     .venv/bin/python benchmarks/tool_logs.py [--out benchmarks/results/tool_logs.json]
     .venv/bin/python benchmarks/tool_logs.py --kinds pytest,make  # some kinds only
 """
@@ -102,6 +109,13 @@ class Edit:
             return False
         f.write_text(text.replace(self.old, self.new), encoding="utf-8")
         return True
+
+    def read(self, root: Path) -> dict[str, Any]:
+        """The edited file as an agent reads it, and its (first) edited line whole."""
+        text = (root / self.path).read_text(encoding="utf-8")
+        first = next(line for line in self.new.split("\n") if line.strip())
+        line = next(line for line in text.split("\n") if first in line)
+        return {"read": (self.path, text), "read_label": line}
 
 
 # Jinja2 3.1.2 (src/jinja2/...): the edit, the test files run.
@@ -351,6 +365,9 @@ class Log:
     text: str
     labels: list[str]
     source: dict[str, Any] = field(default_factory=dict)  # machine-independent
+    # the broken file as the agent read it before the run (path, text), and its edited line
+    read: tuple[str, str] | None = None
+    read_label: str = ""
 
 
 def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: int = 120) -> str:
@@ -441,7 +458,8 @@ def logs_pytest(tmp: Path) -> Iterator[Log]:
     for name, edit, tests in EDITS_PYTEST:
         work = tmp / name
         shutil.copytree(src, work)
-        if not Edit(f"src/jinja2/{edit.path}", edit.old, edit.new).apply(work):
+        where = Edit(f"src/jinja2/{edit.path}", edit.old, edit.new)
+        if not where.apply(work):
             print(f"pytest {name}: the edit does not apply; skipped")
             continue
         cmd = ["python", "-m", "pytest", "-v", "-p", "no:cacheprovider", *tests]
@@ -454,6 +472,7 @@ def logs_pytest(tmp: Path) -> Iterator[Log]:
             text,
             labels_pytest(text),
             {"sdist": JINJA, "edit": vars(edit) | {"path": f"src/jinja2/{edit.path}"}},
+            **where.read(work),
         )
 
 
@@ -479,6 +498,7 @@ def logs_unittest(tmp: Path) -> Iterator[Log]:
             text,
             labels_unittest(text),
             {"python": version, "edit": vars(edit) | {"path": f"Lib/{edit.path}"}},
+            **edit.read(work),
         )
 
 
@@ -507,6 +527,7 @@ def logs_make(tmp: Path) -> Iterator[Log]:
             text,
             labels_make(text),
             {"sources": "zlib1g-dev examples", "edit": vars(edit) if edit else None},
+            **(edit.read(work) if edit else {}),
         )
 
 
@@ -712,10 +733,28 @@ def request(log: Log, content: str) -> list[dict[str, Any]]:
     ]
 
 
-def tool_text(messages: list[dict[str, Any]]) -> str:
+def request_after_read(log: Log, read: str, content: str) -> list[dict[str, Any]]:
+    """The agent read the broken file first (``call_0``), then ran the command."""
+    assert log.read is not None
+    call = {"name": "read_file", "arguments": json.dumps({"path": log.read[0]})}
+    first, *rest = request(log, content)[1:]
+    return [
+        {"role": "system", "content": SYSTEM},
+        first,
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "call_0", "type": "function", "function": call}],
+        },
+        {"role": "tool", "tool_call_id": "call_0", "content": read},
+        *rest,
+    ]
+
+
+def tool_text(messages: list[dict[str, Any]], call: str = "call_1") -> str:
     """The tool result's text after compression ("" if it was dropped)."""
     for m in messages:
-        if m.get("role") == "tool" and m.get("tool_call_id") == "call_1":
+        if m.get("role") == "tool" and m.get("tool_call_id") == call:
             c = m.get("content")
             if isinstance(c, list):
                 return "\n".join(p.get("text", "") for p in c if isinstance(p, dict))
@@ -767,6 +806,40 @@ def run_log(log: Log, count: Callable[[str], int]) -> dict[str, Any]:
         "label_tokens": count("\n".join(log.labels)),  # above f x tokens: recall < 1 at best
         "runs": runs,
     }
+
+
+# The stage orders compared after a read: the default (logs first, leaving room for earlier
+# turns, then code and history) and logs last (history keeps only the protected step).
+ORDERS = {
+    "ctxpress": None,
+    "logs-last": ("system", "code", "history", "logs"),
+}
+
+
+def run_after_read(log: Log, count: Callable[[str], int]) -> dict[str, Any]:
+    """With the broken file read before the run: is its edited line still there, and why
+    the run failed? Budget: the rest + f x (tokens of the read + of the log)."""
+    assert log.read is not None
+    read = log.read[1]
+    tokens = count(read) + count(log.text)
+    base = ctxpress.count_tokens(request_after_read(log, "", ""))
+    inputs = set(log.text.split("\n"))
+    runs = []
+    for f in FRACTIONS:
+        budget = base + int(f * tokens)
+        row: dict[str, Any] = {"f": f, "budget": budget}
+        for method, stages in ORDERS.items():
+            res = ctxpress.compress(
+                request_after_read(log, read, log.text), budget=budget, stages=stages
+            )
+            got = tool_text(res.messages, "call_0").split("\n")
+            row[method] = score(tool_text(res.messages), log, inputs) | {
+                "read_kept": log.read_label in got,
+                "within": res.tokens_after <= budget,
+                "errors": [f"{s.name}: {s.error}" for s in res.stages if s.error],
+            }
+        runs.append(row)
+    return {"kind": log.kind, "name": log.name, "tokens": tokens, "runs": runs}
 
 
 def summarize(rows: list[dict[str, Any]], method: str, f: float) -> dict[str, Any]:
@@ -832,6 +905,26 @@ def main() -> None:
             cells = "".join(f"{rec[m]:11.3f}" for m in METHODS)
             print(f"{kind:10}{len(mine):5d}{float(f):6.2f}{cells}")
 
+    reads = [run_after_read(log, counter.text) for log in logs if log.read is not None]
+    after_read: dict[str, dict[str, dict[str, float]]] = {}
+    print(f"\nafter a read of the broken file ({len(reads)} logs): edited line kept / recall")
+    print(f"{'order':11}{'f':>5}{'read':>8}{'recall':>8}{'within':>8}{'err':>5}")
+    for m in ORDERS:
+        after_read[m] = {}
+        for f in FRACTIONS:
+            got = [r[m] for row in reads for r in row["runs"] if r["f"] == f]
+            cell = {
+                "read_kept": round(statistics.mean(g["read_kept"] for g in got), 4),
+                "recall": round(statistics.mean(g["recall"] for g in got), 4),
+                "within": round(statistics.mean(g["within"] for g in got), 4),
+                "errors": sum(len(g["errors"]) for g in got),
+            }
+            after_read[m][str(f)] = cell
+            print(
+                f"{m:11}{f:5.2f}{cell['read_kept']:8.3f}{cell['recall']:8.3f}"
+                f"{cell['within']:8.2f}{cell['errors']:5d}"
+            )
+
     report = {
         "fractions": FRACTIONS,
         "tokens_range": [MIN_TOKENS, MAX_TOKENS],
@@ -844,6 +937,7 @@ def main() -> None:
             for x in logs
         ],
         "logs": rows,
+        "after_read": {"summary": after_read, "orders": ORDERS, "logs": reads},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEFAULT_STAGES = ("system", "code", "history", "logs")
+DEFAULT_STAGES = ("system", "logs", "code", "history", "logs")
 
 
 class Config(BaseSettings):

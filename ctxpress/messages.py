@@ -178,3 +178,18 @@ def tool_groups(messages: Sequence[Message]) -> list[list[int]]:
         for call in msg.get("tool_calls") or []:
             owner[call.get("id")] = len(groups) - 1
     return groups
+
+
+def current_step(messages: Sequence[Message]) -> list[int]:
+    """An agent's current step: the tool calls the model made since the last user message,
+    whose results end the request (indices), or ``[]``. It is what the model must answer now."""
+    groups = tool_groups(messages)
+    last_user = last_user_index(messages)
+    step = groups[-1] if groups else []
+    if (
+        len(step) > 1
+        and step[-1] == len(messages) - 1
+        and (last_user is None or step[0] > last_user)
+    ):
+        return step
+    return []

@@ -212,3 +212,60 @@ def test_code_the_code_stage_trimmed_is_not_taken_for_a_log() -> None:
     assert not result.fail_open
     assert not MARKER.search(result.messages[0]["content"])
     assert "Total *tally(Ctx *ctx, size_t n)" in result.messages[0]["content"]
+
+
+def test_room_is_left_for_the_earlier_read_of_the_file_the_run_fails_in(pytest_log: str) -> None:
+    source = (
+        "import pytest\n\n\n"
+        + "".join(
+            f"def helper_{i}(rows):\n    return [r * {i} for r in rows]\n\n\n" for i in range(12)
+        )
+        + "def test_invoice_total():\n"
+        "    lines = [('widget', 3, 250), ('bolt', 12, 15)]\n"
+        "    total = sum(q * p for _, q, p in lines)\n"
+        "    assert total == 940, f'total {total} != 940'\n"
+    )
+    read = {"id": "r1", "type": "function", "function": {"name": "read", "arguments": "{}"}}
+    earlier = [
+        {"role": "assistant", "content": None, "tool_calls": [read]},
+        {"role": "tool", "tool_call_id": "r1", "content": source},
+    ]
+    messages = agent(pytest_log)
+    messages[2:2] = earlier  # the read, then the run that is the current step
+    budget = ctxpress.count_tokens(messages[:4]) + 500
+    result = ctxpress.compress(messages, budget=budget)
+    assert result.tokens_after <= budget
+    kept = [m for m in result.messages if m.get("tool_call_id") == "r1"]
+    assert kept and "    assert total == 940, f'total {total} != 940'" in kept[0]["content"]
+    run = result.messages[-1]["content"].split("\n")
+    assert "E       AssertionError: total 930 != 940" in run
+    check_lines(pytest_log, result.messages[-1]["content"])
+
+
+def test_a_pasted_trace_is_read_whole_by_the_code_stage_before_any_cut() -> None:
+    # the frame that points into the pasted code is what makes `parse_row` focal (the prose
+    # names nothing): the trace is cut, if at all, only after the code stage has read it
+    helpers = "".join(f"def helper_{i}(x):\n    return x * {i} + 1\n\n\n" for i in range(40))
+    code = helpers + "def parse_row(row):\n    key, value = row.split('=')\n    return key, value\n"
+    row = code.split("\n").index("    key, value = row.split('=')") + 1
+    frames = "".join(
+        f'  File "/usr/lib/python3.11/site-packages/etl/stage{i}.py", line {10 + i}, in run\n'
+        f"    out = step{i}(rows)\n"
+        for i in range(12)
+    )
+    half = len(frames.split("\n")) // 2 // 2 * 2
+    trace = (  # the pasted code's frame amid the library's, far from the error line
+        "Traceback (most recent call last):\n"
+        + "\n".join(frames.split("\n")[:half])
+        + f'\n  File "app.py", line {row}, in parse_row\n'
+        + "    key, value = row.split('=')\n"
+        + "\n".join(frames.split("\n")[half:])
+        + "ValueError: too many values to unpack (expected 2)\n"
+    )
+    text = f"Here is `app.py`:\n```python\n{code}```\nRunning it I get:\n```\n{trace}```\nWhy?"
+    message = {"role": "user", "content": text}
+    result = ctxpress.compress([message], budget=ctxpress.count_tokens([message]) // 3)
+    out = result.messages[0]["content"]
+    assert "    key, value = row.split('=')\n    return key, value\n" in out
+    assert "ValueError: too many values to unpack (expected 2)" in out
+    assert not result.over_budget

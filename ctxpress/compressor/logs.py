@@ -27,11 +27,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ctxpress.compressor.code.fences import find_fences
+from ctxpress.compressor.code.fences import find_fences, outside_fences
 from ctxpress.compressor.code.languages import detect
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
-from ctxpress.messages import SYSTEM_ROLES, Message, last_user_index, message_text
+from ctxpress.messages import (
+    SYSTEM_ROLES,
+    Message,
+    current_step,
+    last_user_index,
+    message_text,
+)
 
 __all__ = ["LogStage", "shorten_log"]
 
@@ -205,9 +211,10 @@ def shorten_log(
 
 
 def request_words(messages: Sequence[Message]) -> frozenset[str]:
-    """Words of the last user message and of the tool calls made after it."""
+    """Words of the last user message's prose (not of what it pastes) and of the tool calls
+    made after it."""
     last = last_user_index(messages)
-    parts = [message_text(messages[last])] if last is not None else []
+    parts = [outside_fences(message_text(messages[last]))] if last is not None else []
     for m in messages[(last or 0) :]:
         for call in m.get("tool_calls") or ():
             parts.append(str(call.get("function", {}).get("arguments", "")))
@@ -284,9 +291,18 @@ def _with(msg: Message, part: int | None, text: str) -> Message:
     return {**msg, "content": parts}
 
 
+def _protected(messages: Sequence[Message]) -> set[int]:
+    """What the history stage never drops: system prompts, the last user message, an
+    agent's current step."""
+    last = last_user_index(messages)
+    keep = {i for i, m in enumerate(messages) if m.get("role") in SYSTEM_ROLES}
+    return keep | ({last} if last is not None else set()) | set(current_step(messages))
+
+
 class LogStage:
     """Shortens the longest plain-text tool results and fenced logs while the request is
-    over budget, longest first."""
+    over budget, longest first. Before the code or history stage (``ctx.after``), only the
+    agent's current output, leaving room for earlier turns."""
 
     name = "logs"
 
@@ -298,10 +314,29 @@ class LogStage:
             return list(messages)
         count = ctx.counter.text
         texts = {(i, j): t for i, m in enumerate(messages) for j, t in _texts(m)}
-        sized = [(p, count(texts[p.msg, p.part][p.a : p.b])) for p in _pieces(messages)]
+        pieces = _pieces(messages)
+        later = set(ctx.after)
+        if later & {"code", "history"}:
+            # Before them, only an agent's current output: the code stage reads a pasted
+            # trace whole for the lines it points at, and trims code first; a later pass
+            # cuts what is still over budget.
+            step = set(current_step(messages))
+            pieces = [p for p in pieces if p.msg in step and not p.fenced]
+        sized = [(p, count(texts[p.msg, p.part][p.a : p.b])) for p in pieces]
+        over = ctx.counter.messages(messages) - ctx.budget
+        if "history" in later:
+            # The history stage drops whole earlier turns next. What it cannot drop (system
+            # prompts, the last user message, an agent's current step) must fit, and leave
+            # room for earlier turns (an earlier read of the file the failing test runs):
+            # as much as they hold, up to half the budget.
+            keep = _protected(messages)
+            floor = ctx.counter.messages([messages[i] for i in sorted(keep)])
+            sized = [(p, size) for p, size in sized if p.msg in keep]
+            spare = sum(max(0, size - _MIN_TOKENS // 2) for _, size in sized if size >= _MIN_TOKENS)
+            reserve = min(over + ctx.budget - floor, ctx.budget // 2, ctx.budget - floor + spare)
+            over = floor - (ctx.budget - max(0, reserve))
         # the longest first, each down to what the request is over by (a token a piece
         # spare: a cut body may count differently where it meets the text around it)
-        over = ctx.counter.messages(messages) - ctx.budget
         plan: dict[_Piece, int] = {}
         for piece, size in sorted(sized, key=lambda ps: -ps[1]):
             if over <= 0 or size < _MIN_TOKENS:

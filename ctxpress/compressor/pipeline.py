@@ -32,6 +32,7 @@ class Context:
     cache: Cache
     model: str | None = None
     notes: list[str] = field(default_factory=list)
+    after: tuple[str, ...] = ()  # the stages still to run: a stage may leave work to them
 
     def note(self, text: str) -> None:
         """Record a short, prompt-free remark for this stage's report."""
@@ -130,8 +131,9 @@ def run_stages(messages: list[Message], stages: Sequence[Stage], ctx: Context) -
     """Run ``stages`` over validated ``messages``; never raises for a stage's fault."""
     tokens_before = ctx.counter.messages(messages)
     current, tokens, reports = messages, tokens_before, []
-    for stage in stages:
+    for i, stage in enumerate(stages):
         ctx.notes = []
+        ctx.after = tuple(s.name for s in stages[i + 1 :])
         start = time.perf_counter()
         error = None
         try:

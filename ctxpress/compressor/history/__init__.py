@@ -36,7 +36,14 @@ from ctxpress.compressor.history.scoring import (
 from ctxpress.compressor.history.select import choose, fit, marker_text
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
-from ctxpress.messages import SYSTEM_ROLES, Message, alternates, last_user_index, message_text
+from ctxpress.messages import (
+    SYSTEM_ROLES,
+    Message,
+    alternates,
+    current_step,
+    last_user_index,
+    message_text,
+)
 from ctxpress.messages import tool_groups as _tool_groups
 
 __all__ = ["HistoryStage", "score_units"]
@@ -97,21 +104,13 @@ class HistoryStage:
         last_user = last_user_index(messages)
         units: list[list[int]] = []
         protected: list[int] = []
-        groups = _tool_groups(messages)
-        # An agent's current step: the request ends with the results of the tool calls the
-        # model made since the last user message. It is what the model must answer now;
-        # dropped, the agent would only make the same calls again.
-        step = groups[-1] if groups else []
-        current = (
-            len(step) > 1
-            and step[-1] == len(messages) - 1
-            and (last_user is None or step[0] > last_user)
-        )
-        for group in groups:
+        # an agent's current step: dropped, the agent would only make the same calls again
+        step = current_step(messages)
+        for group in _tool_groups(messages):
             if (
                 group == [last_user]
                 or messages[group[0]]["role"] in SYSTEM_ROLES
-                or (current and group is step)
+                or (step and group == step)
             ):
                 protected.extend(group)
             else:
