@@ -305,6 +305,7 @@ class LogStage:
     agent's current output, leaving room for earlier turns."""
 
     name = "logs"
+    over_budget_only = True
 
     def __init__(self, config: Config) -> None:
         self.config = config

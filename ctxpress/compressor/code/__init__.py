@@ -163,6 +163,7 @@ class CodeStage:
     """Pipeline stage ``code`` (see module docstring)."""
 
     name = "code"
+    over_budget_only = True
 
     def __init__(self, config: Config) -> None:
         self.config = config

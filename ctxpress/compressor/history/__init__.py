@@ -93,6 +93,7 @@ class HistoryStage:
     """Semantic selection of earlier turns under the token budget (see module docstring)."""
 
     name = "history"
+    over_budget_only = True
 
     def __init__(self, config: Config) -> None:
         self.config = config
