@@ -43,6 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "proxy_overhead.json"
 BIN = Path(sys.executable).parent
 MODEL = "fake-model"
+# A request that hangs counts as an error instead of stalling the run.
+TIMEOUT = aiohttp.ClientTimeout(total=10)
 MARKER = re.compile(rb"s\d+-[0-9a-f]{6}")
 
 
@@ -74,7 +76,7 @@ async def fixed_load(
     latencies: list[float] = []
     errors = crosstalk = 0
     connector = aiohttp.TCPConnector(limit=workers)
-    async with aiohttp.ClientSession(connector=connector) as session:
+    async with aiohttp.ClientSession(connector=connector, timeout=TIMEOUT) as session:
         loop = asyncio.get_running_loop()
         end = loop.time() + seconds
         interval = 1 / rate_per_worker
@@ -83,7 +85,7 @@ async def fixed_load(
             nonlocal errors, crosstalk
             n = 0
             next_at = loop.time() + w * interval / workers
-            while next_at < end:
+            while next_at < end and loop.time() < end:  # (saturation: next_at never catches up)
                 await asyncio.sleep(max(0.0, next_at - loop.time()))
                 marker = f"w{w}-n{n}-{os.urandom(3).hex()}"
                 start = time.perf_counter()
@@ -93,7 +95,7 @@ async def fixed_load(
                     ) as r:
                         text = await r.read()
                         ok = r.status == 200
-                except aiohttp.ClientError:
+                except (aiohttp.ClientError, TimeoutError):
                     ok, text = False, b""
                 latencies.append(time.perf_counter() - start)
                 if not ok:
@@ -142,7 +144,7 @@ async def stream_timing(url: str, n: int, chunks: int = 20, delay_ms: int = 50) 
         "x-fake-chunks": str(chunks),
         "x-fake-delay-ms": str(delay_ms),
     }
-    async with aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession(timeout=TIMEOUT) as session:
 
         async def one(i: int) -> None:
             nonlocal crosstalk
