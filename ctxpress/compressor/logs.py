@@ -1,9 +1,10 @@
-"""Logs stage: a tool result too long for the budget keeps the lines that explain it.
+"""Logs stage: output too long for the budget keeps the lines that explain it.
 
 An agent's current step is protected by the history stage: when one tool result (a test
 run, a build, a verbose install) alone overruns the budget, it would go out whole and
-over budget. This stage shortens such results line by line, whole lines only and byte
-for byte, with a ``[… N lines omitted …]`` marker for each gap. It keeps, in order:
+over budget. This stage shortens such results (and logs pasted in a fence) line by line,
+whole lines only and byte for byte, with a ``[… N lines omitted …]`` marker for each
+gap. It keeps, in order:
 
 * lines that report a failure (``error``, ``FAILED``, ``Traceback``, pytest's ``E``
   lines, ``undefined reference`` …), and the lines around them (a compiler's source
@@ -14,8 +15,9 @@ for byte, with a ``[… N lines omitted …]`` marker for each gap. It keeps, in
   than all of them.
 
 Source files, fenced code and JSON are left to the code stage or whole: cut line by
-line they would no longer parse. Runs after the history stage, on what is still over
-budget.
+line they would no longer parse. In the default pipeline it runs twice: before the code
+and history stages on the agent's current output alone, leaving room for earlier turns;
+after them on whatever is still over budget.
 """
 
 from __future__ import annotations
@@ -68,21 +70,8 @@ _REPEAT = 0.3
 # Fence tags of output rather than code (untagged too); a fence tagged with a language is
 # the code stage's.
 _LOG_TAGS = frozenset(
-    {
-        "",
-        "text",
-        "txt",
-        "log",
-        "logs",
-        "console",
-        "output",
-        "stdout",
-        "stderr",
-        "plaintext",
-        "plain",
-        "shell-session",
-        "terminal",
-    }
+    {"", "text", "txt", "log", "logs", "console", "output", "stdout", "stderr", "plaintext"}
+    | {"plain", "shell-session", "terminal"}
 )
 # Of non-blank lines, the share ending in `;`, `{` or `}` that marks text as code.
 _CODE_SHARE = 0.3
