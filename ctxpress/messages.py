@@ -193,3 +193,11 @@ def current_step(messages: Sequence[Message]) -> list[int]:
     ):
         return step
     return []
+
+
+def protected_indices(messages: Sequence[Message]) -> set[int]:
+    """What compression never drops: system prompts, the last user message, and an agent's
+    current step (dropped, the agent would only make the same calls again)."""
+    last = last_user_index(messages)
+    keep = {i for i, m in enumerate(messages) if m.get("role") in SYSTEM_ROLES}
+    return keep | ({last} if last is not None else set()) | set(current_step(messages))

@@ -38,7 +38,7 @@ def _history(config: Config) -> Stage:
 def _logs(config: Config) -> Stage:
     from ctxpress.compressor.logs import LogStage
 
-    return LogStage(config)
+    return LogStage()  # (nothing in it is configurable)
 
 
 STAGES: dict[str, StageFactory] = {

@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from ctxpress.compressor.code.fences import find_fences, outside_fences
 from ctxpress.compressor.code.languages import detect
 from ctxpress.compressor.pipeline import Context
-from ctxpress.config import Config
 from ctxpress.messages import (
     SYSTEM_ROLES,
     Message,
     current_step,
     last_user_index,
     message_text,
+    protected_indices,
 )
 
 __all__ = ["LogStage", "shorten_log"]
@@ -280,14 +280,6 @@ def _with(msg: Message, part: int | None, text: str) -> Message:
     return {**msg, "content": parts}
 
 
-def _protected(messages: Sequence[Message]) -> set[int]:
-    """What the history stage never drops: system prompts, the last user message, an
-    agent's current step."""
-    last = last_user_index(messages)
-    keep = {i for i, m in enumerate(messages) if m.get("role") in SYSTEM_ROLES}
-    return keep | ({last} if last is not None else set()) | set(current_step(messages))
-
-
 class LogStage:
     """Shortens the longest plain-text tool results and fenced logs while the request is
     over budget, longest first. Before the code or history stage (``ctx.after``), only the
@@ -295,9 +287,6 @@ class LogStage:
 
     name = "logs"
     over_budget_only = True
-
-    def __init__(self, config: Config) -> None:
-        self.config = config
 
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
         if ctx.budget is None or not ctx.over_budget(messages):
@@ -319,7 +308,7 @@ class LogStage:
             # prompts, the last user message, an agent's current step) must fit, and leave
             # room for earlier turns (an earlier read of the file the failing test runs):
             # as much as they hold, up to half the budget.
-            keep = _protected(messages)
+            keep = protected_indices(messages)
             floor = ctx.counter.messages([messages[i] for i in sorted(keep)])
             sized = [(p, size) for p, size in sized if p.msg in keep]
             spare = sum(max(0, size - _MIN_TOKENS // 2) for _, size in sized if size >= _MIN_TOKENS)

@@ -8,10 +8,10 @@ skipped and its input passes through; the report says so.
 
 from __future__ import annotations
 
-import operator
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from operator import is_
 from typing import Any, Protocol
 
 from ctxpress.config import Config
@@ -147,10 +147,10 @@ def run_stages(messages: list[Message], stages: Sequence[Stage], ctx: Context) -
         error = None
         try:
             got = stage.run(list(current), ctx)
-            # the input's own messages, all of them: nothing to check (most stages under budget)
-            same = isinstance(got, list) and len(got) == len(current)
-            out = current if same and all(map(operator.is_, got, current)) else None
-            out = out or _check_output(current, got)
+            if isinstance(got, list) and len(got) == len(current) and all(map(is_, got, current)):
+                out = current  # the input's own messages, all of them: nothing to check
+            else:
+                out = _check_output(current, got)
         except Exception as exc:  # fail-open: any stage fault passes its input through
             out, error = current, f"{type(exc).__name__}: {exc}"
         ms = (time.perf_counter() - start) * 1000

@@ -1513,8 +1513,9 @@ def relate(
         nxt = list(_deps(outline, u))
         if u.kind == "class" and u.children:
             # using a class is mostly constructing it: its constructor comes nearly with it
-            nxt.extend((_CTOR_COST if _constructs(u, c) else 0.5, c) for c in u.children)
-            if not any(_constructs(u, c) for c in u.children):  # an inherited one
+            ctors = {c for c in u.children if _constructs(u, c)}
+            nxt.extend((_CTOR_COST if c in ctors else 0.5, c) for c in u.children)
+            if not ctors:  # an inherited one
                 for base in outline.bases.get(u.name, ())[:1]:
                     for b in outline.types.get(base, ()):
                         if b.kind == "class" and b.children:

@@ -37,12 +37,11 @@ from ctxpress.compressor.history.select import choose, fit, marker_text
 from ctxpress.compressor.pipeline import Context
 from ctxpress.config import Config
 from ctxpress.messages import (
-    SYSTEM_ROLES,
     Message,
     alternates,
-    current_step,
     last_user_index,
     message_text,
+    protected_indices,
 )
 from ctxpress.messages import tool_groups as _tool_groups
 
@@ -105,14 +104,9 @@ class HistoryStage:
         last_user = last_user_index(messages)
         units: list[list[int]] = []
         protected: list[int] = []
-        # an agent's current step: dropped, the agent would only make the same calls again
-        step = current_step(messages)
+        keep = protected_indices(messages)
         for group in _tool_groups(messages):
-            if (
-                group == [last_user]
-                or messages[group[0]]["role"] in SYSTEM_ROLES
-                or (step and group == step)
-            ):
+            if group[0] in keep:  # (a tool step is protected whole or not at all)
                 protected.extend(group)
             else:
                 units.append(group)
