@@ -4,6 +4,10 @@ Finds fenced code blocks (CommonMark) and messages that are whole source files,
 parses them with tree-sitter, and, only while the request is over budget, keeps the
 focal definitions and what they use, collapses other bodies to their signatures and
 drops the least related units. A trimmed block that does not parse is left as it was.
+So is a block that does not parse to begin with (a file an agent just broke), unless the
+request is still over budget and it is not in the newest user message: then it is cut by
+lines around what the conversation and the parser point at (``excerpt``), rather than
+dropped whole by the history stage.
 Prose around the blocks is never touched; a message is copied only if a block changed.
 The blocks of one request are one context: what the focal code of one uses from another,
 and a few of its callers there, are kept too, and the budget goes first to what the
@@ -14,12 +18,15 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ctxpress.compressor.code.excerpt import error_rows, excerpt, mostly_parses
 from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
 from ctxpress.compressor.code.focal import find_focal, used_elsewhere, users_elsewhere
 from ctxpress.compressor.code.languages import (
+    available,
     candidates,
     clean_parse,
     detect,
@@ -27,6 +34,7 @@ from ctxpress.compressor.code.languages import (
     from_filename,
     from_tag,
     node_text,
+    parse,
     related,
 )
 from ctxpress.compressor.code.numbered import listing_span, renumber, strip_numbers
@@ -86,7 +94,32 @@ class _Block:
     @property
     def first_line(self) -> int:
         """The file's line its first row is: a listing read from an offset starts at 300."""
-        return int(self.numbers[0].strip(" \t→:|")) if self.numbers else 1
+        return _first_number(self.numbers)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.outline.lines
+
+
+def _first_number(numbers: list[str] | None) -> int:
+    return int(numbers[0].strip(" \t→:|")) if numbers else 1
+
+
+@dataclass
+class _Broken:
+    """A block in a language we parse that does not parse cleanly (a file an agent broke):
+    left as is, unless the history stage would drop it whole (see ``excerpt``)."""
+
+    msg: int
+    part: int | None
+    start: int  # code offsets in the text
+    end: int
+    lang: str
+    filename: str | None
+    tokens: int  # of the code as the message holds it
+    lines: list[str]  # rows, line numbers and a fence's indent read off
+    first_line: int
+    tree: Any
 
 
 def _texts(msg: Message) -> list[tuple[int | None, str]]:
@@ -168,11 +201,12 @@ class CodeStage:
     def __init__(self, config: Config) -> None:
         self.config = config
 
-    def _blocks(self, messages: list[Message], ctx: Context) -> list[_Block]:
+    def _blocks(self, messages: list[Message], ctx: Context) -> tuple[list[_Block], list[_Broken]]:
         min_tokens = self.config.code_min_tokens
         last_user = last_user_index(messages)
         paths = _tool_paths(messages)
         blocks: list[_Block] = []
+        broken: list[_Broken] = []
         for i, msg in enumerate(messages):
             if msg.get("role") in SYSTEM_ROLES:
                 continue  # protected: the same bytes on every request keep the prefix cached
@@ -195,7 +229,7 @@ class CodeStage:
                     if lang is None and filename:
                         lang = from_filename(filename)
                     self._add(
-                        blocks,
+                        (blocks, broken),
                         ctx,
                         i,
                         part,
@@ -212,12 +246,12 @@ class CodeStage:
                     lang = from_filename(path) if path else None
                     start, end = listing_span(text) or (0, len(text))
                     args = (i, part, start, end, text[start:end], lang, path, min_tokens)
-                    self._add(blocks, ctx, *args, explicit=False)
-        return blocks
+                    self._add((blocks, broken), ctx, *args, explicit=False)
+        return blocks, broken
 
     def _add(
         self,
-        blocks: list[_Block],
+        into: tuple[list[_Block], list[_Broken]],
         ctx: Context,
         i: int,
         part: int | None,
@@ -249,8 +283,19 @@ class CodeStage:
             return
         found = detect(code, lang)
         if found is None:
-            if explicit or lang:
-                ctx.note(f"m{i}: {lang or 'code'} block left as is (does not parse cleanly)")
+            if lang:  # (a fence's tag always names one, or the block was skipped)
+                ctx.note(f"m{i}: {lang} block left as is (does not parse cleanly)")
+                try:
+                    tree = parse(lang, code.encode()) if available(lang) else None
+                except UnicodeEncodeError:
+                    tree = None  # lone surrogates (JSON allows them): no grammar reads it
+                if tree is not None and mostly_parses(tree, code.count("\n") + 1):
+                    shown = ctx.counter.text(numbered)
+                    first = _first_number(listing[1] if listing else None)
+                    rows = code.split("\n")
+                    into[1].append(
+                        _Broken(i, part, start, end, lang, filename, shown, rows, first, tree)
+                    )
             return
         name, tree = found
         try:
@@ -274,13 +319,13 @@ class CodeStage:
         block.shown = tokens
         if listing is not None:
             block.numbers, block.shown = listing[1], ctx.counter.text(numbered)
-        blocks.append(block)
+        into[0].append(block)
 
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
         if ctx.budget is None or not ctx.over_budget(messages):
             return messages
-        blocks = self._blocks(messages, ctx)
-        if not blocks:
+        blocks, broken = self._blocks(messages, ctx)
+        if not blocks and not broken:
             return messages
         prose_parts: list[str] = []
         quoted: list[str] = []  # code beside the question (see ``with_quoted``)
@@ -399,6 +444,13 @@ class CodeStage:
                     undefined.add(k)
             if undefined:
                 current = _apply(messages, blocks, results)
+                over = ctx.counter.messages(current) - ctx.budget
+        if over > 0 and broken:
+            # Still over: a block that does not parse, outside the newest user message,
+            # would be dropped whole by the history stage; an excerpt of it instead.
+            excerpts = _excerpts(messages, blocks, broken, (refs, newest), over, ctx)
+            if excerpts:
+                current = _apply(messages, blocks, results, excerpts)
         for k, b in enumerate(blocks):
             if k in results and k in repeats:
                 again = "a newer read of it" if k in stale else "it again"
@@ -682,8 +734,47 @@ def _dedent(code: str, indent: int) -> str | None:
     return "".join(line[indent:] if line.strip() else line for line in lines)
 
 
+def _excerpts(
+    messages: list[Message],
+    blocks: list[_Block],
+    broken: list[_Broken],
+    cited: tuple[list[tuple[str, int, str | None]], int | None],
+    over: int,
+    ctx: Context,
+) -> list[tuple[int, int | None, int, int, str]]:
+    """Excerpts (message, part, span, text) of the ``broken`` blocks outside the newest
+    user message, together ``over`` tokens smaller, around the rows the conversation's
+    file:line references (``cited``: refs, newest user message) and the parser point at."""
+    refs, newest = cited
+    rows = _block_rows([*blocks, *broken], refs, newest)[len(blocks) :]
+    losable = [k for k, w in enumerate(broken) if w.msg != newest]
+    pool = max(1, sum(broken[k].tokens for k in losable))
+    out = []
+    for k in losable:
+        w = broken[k]
+        # first what a report points at where the parser fails too, then the rest of the
+        # report's rows, then the parser's (in a file that never parsed here, noise)
+        errors = error_rows(w.tree)
+        near = sorted(rows[k], key=lambda r: all(abs(r - e) > 2 for e in errors))
+        at = list(dict.fromkeys([*near, *errors]))
+        text = _text_of(messages[w.msg], w.part)[w.start : w.end]
+        target = w.tokens - over * w.tokens // pool - 1
+        new = excerpt(text, w.lang, w.tree, at, target, ctx.counter.text)
+        if new is None:
+            continue
+        out.append((w.msg, w.part, w.start, w.end, new))
+        where = ", ".join(str(r + w.first_line) for r in at[:4])
+        ctx.note(
+            f"m{w.msg}: {w.lang} block {w.tokens}->{ctx.counter.text(new)} tokens; "
+            f"excerpt around line {where} (it does not parse cleanly)"
+        )
+    return out
+
+
 def _block_rows(
-    blocks: list[_Block], refs: list[tuple[str, int, str | None]], newest: int | None
+    blocks: Sequence[_Block | _Broken],
+    refs: list[tuple[str, int, str | None]],
+    newest: int | None,
 ) -> list[frozenset[int]]:
     """Rows each block's file:line references point at. A reference goes to the blocks
     whose file name shares the most trailing path parts with it; one that matches no
@@ -709,7 +800,7 @@ def _block_rows(
     out = []
     for k, b in enumerate(blocks):
         refs_k = [(path, line - b.first_line + 1, shown) for path, line, shown in mine[k]]
-        out.append(ref_rows(b.outline.lines, refs_k, trusted=bool(b.filename)))
+        out.append(ref_rows(b.lines, refs_k, trusted=bool(b.filename)))
     return out
 
 
@@ -785,9 +876,17 @@ def _indent(code: str, indent: int, original: str) -> str:
     )
 
 
-def _apply(messages: list[Message], blocks: list[_Block], results: dict[int, str]) -> list[Message]:
-    """New message list with changed blocks spliced in; untouched messages are the originals."""
+def _apply(
+    messages: list[Message],
+    blocks: list[_Block],
+    results: dict[int, str],
+    raw: Sequence[tuple[int, int | None, int, int, str]] = (),
+) -> list[Message]:
+    """New message list with changed blocks spliced in (and ``raw`` edits: message, part,
+    span, text as it goes in); untouched messages are the originals."""
     edits: dict[tuple[int, int | None], list[tuple[int, int, str]]] = {}
+    for i, part, s, e, new in raw:
+        edits.setdefault((i, part), []).append((s, e, new))
     for k, b in enumerate(blocks):
         if k in results:
             new = results[k]

@@ -1,0 +1,122 @@
+"""Line excerpts of source that does not parse: what a build error points at, kept whole.
+
+A file an agent has just broken (a missing ``;``, an unclosed brace) cannot be trimmed
+by its tree: a trimmed block must parse, and this one never did. Left whole, an earlier
+read of it is dropped whole by the history stage once the request is over budget, and
+the model sees the compiler's error but not the code it points at. Where that is the
+alternative, the code stage keeps an excerpt instead: the top-level definitions holding
+the rows the conversation points at (file:line) and the parser's error nodes, whole
+where they fit, then every row by its distance from those, while the budget lasts. Kept
+lines are byte-identical; each gap is one comment line saying how many lines it stands for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def error_rows(tree: Any) -> list[int]:
+    """Rows where the parser found an ERROR or a MISSING node (an ERROR's first row)."""
+    rows: set[int] = set()
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            rows.add(node.start_point.row)
+        elif node.has_error:
+            stack.extend(node.children)
+    return sorted(rows)
+
+
+def mostly_parses(tree: Any, rows: int, share: float = 0.1) -> bool:
+    """Whether source with parse errors is still source with a few mistakes (at most
+    ``share`` of its ``rows`` inside ERROR nodes), not text of another kind: a test log
+    read as Python is nine tenths errors, a file with a missing ``;`` two hundredths."""
+    bad: set[int] = set()
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            bad.update(range(node.start_point.row, node.end_point.row + 1))
+        elif node.has_error:
+            stack.extend(node.children)
+    return len(bad) <= share * rows
+
+
+def _top_span(tree: Any, row: int) -> tuple[int, int] | None:
+    """Rows of the top-level node holding ``row`` (a function, a declaration)."""
+    for node in tree.root_node.children:
+        first, last = node.start_point.row, node.end_point.row
+        if node.end_point.column == 0 and last > first:
+            last -= 1  # (ends at the start of the next row)
+        if first <= row <= last:
+            return first, last
+    return None
+
+
+def marker(lang: str, indent: str, n: int) -> str:
+    """The line standing for ``n`` rows left out: a comment in the block's language."""
+    mark = "#" if lang == "python" else "//"
+    return f"{indent}{mark} … {n} line{'s' if n != 1 else ''} omitted …"
+
+
+def excerpt(
+    text: str,
+    lang: str,
+    tree: Any,
+    anchors: Sequence[int],
+    budget: int,
+    count: Callable[[str], int],
+) -> str | None:
+    """The rows of ``text`` (whose rows ``tree`` and ``anchors`` number) worth most,
+    within ``budget`` tokens: the top-level definition around each of ``anchors`` (in
+    order of importance) where it fits, then rows by their distance from the nearest
+    anchor. None if not even one row fits or nothing would be left out."""
+    end = "\n" if text.endswith("\n") else ""  # the newline that closes a fence stays
+    lines = (text[:-1] if end else text).split("\n")
+    eol = "\r" if lines[0].endswith("\r") else ""
+    anchors = [r for r in dict.fromkeys(anchors) if 0 <= r < len(lines)]
+    if not anchors:
+        return None
+    cost = [count(line) + 1 for line in lines]
+    order: list[int] = []
+    seen: set[int] = set()
+    used = 0
+    for a in anchors:
+        span = _top_span(tree, a)
+        if span is None:
+            continue
+        rows = [r for r in range(span[0], min(span[1], len(lines) - 1) + 1) if r not in seen]
+        extra = sum(cost[r] for r in rows)
+        if used + extra <= budget:
+            order.extend(sorted(rows, key=lambda r: (abs(r - a), r)))
+            seen.update(rows)
+            used += extra
+    near = sorted(range(len(lines)), key=lambda r: (min(abs(r - a) for a in anchors), r))
+    order.extend(r for r in near if r not in seen)
+
+    def render(k: int) -> str:
+        kept = sorted(order[:k])
+        out: list[str] = []
+        prev = -1
+        for r in [*kept, len(lines)]:
+            if r > prev + 1:
+                gap = lines[prev + 1]
+                out.append(marker(lang, gap[: len(gap) - len(gap.lstrip())], r - prev - 1) + eol)
+            if r < len(lines):
+                out.append(lines[r])
+            prev = r
+        return "\n".join(out) + end
+
+    # the longest prefix of ``order`` that fits when counted (each row only adds text)
+    lo, hi = 0, len(order) - 1  # all rows would leave nothing out
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if count(render(mid)) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo == 0:
+        return None
+    return render(lo)

@@ -1,0 +1,161 @@
+"""A file that does not parse, read before a failing build: an excerpt, not lost whole."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+import ctxpress
+from ctxpress.compressor.code.excerpt import error_rows, excerpt
+from ctxpress.compressor.code.languages import parse
+
+HELPER = {
+    "c": "int helper{i}(int x)\n{\n    int y = x * {i};\n    for (int j = 0; j < y; j++)\n"
+    "        y += j % 7;\n    return y;\n}\n\n",
+    "python": "def helper{i}(a, b):\n    r = a * {i} + b\n    return r if r > 10 else -r\n\n\n",
+}
+# the function the agent broke: a `;` missing in C, a `)` in Python
+BROKEN = {
+    "c": "int parse_header(const char *buf, int len)\n{\n    int total = 0;\n"
+    "    for (int i = 0; i < len; i++)\n        total += buf[i]\n    return total;\n}\n\n",
+    "python": "def parse_header(buf):\n    total = 0\n    for b in buf:\n"
+    "        total += int(b\n    return total\n\n\n",
+}
+BAD_LINE = {"c": "        total += buf[i]", "python": "        total += int(b"}
+MARK = {
+    "c": re.compile(r"^\s*// … (\d+) lines? omitted …$"),
+    "python": re.compile(r"^\s*# … (\d+) lines? omitted …$"),
+}
+
+
+def _file(lang: str) -> str:
+    fill = HELPER[lang]
+    return (
+        "".join(fill.replace("{i}", str(i)) for i in range(40))
+        + BROKEN[lang]
+        + "".join(fill.replace("{i}", str(i)) for i in range(40, 80))
+    )
+
+
+def _report(lang: str, path: str, code: str) -> str:
+    row = code.split("\n").index(BAD_LINE[lang]) + 1
+    if lang == "c":
+        return (
+            f"cc -c -o util.o {path}\n{path}: In function 'parse_header':\n"
+            f"{path}:{row}:24: error: expected ';' before 'return'\n"
+            f"  {row} |         total += buf[i]\n      |                        ^\n"
+            "make: *** [Makefile:4: util.o] Error 1\n"
+        )
+    return (
+        f'Traceback (most recent call last):\n  File "main.py", line 1, in <module>\n'
+        f'    import util\n  File "{path}", line {row}\n{BAD_LINE[lang]}\n'
+        "                       ^\nSyntaxError: '(' was never closed\n"
+    )
+
+
+def _agent(lang: str, code: str, path: str) -> list[dict[str, Any]]:
+    """The agent read the file, then ran the build: the build's output is its current step."""
+    read = {"name": "read_file", "arguments": json.dumps({"path": path})}
+    run = {"name": "bash", "arguments": json.dumps({"command": "make"})}
+    return [
+        {"role": "system", "content": "You are a coding agent."},
+        {"role": "user", "content": "The build fails. Fix it."},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c0", read)]},
+        {"role": "tool", "tool_call_id": "c0", "content": code},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c1", run)]},
+        {"role": "tool", "tool_call_id": "c1", "content": _report(lang, path, code)},
+    ]
+
+
+def _call(i: str, function: dict[str, str]) -> dict[str, Any]:
+    return {"id": i, "type": "function", "function": function}
+
+
+@pytest.mark.parametrize(("lang", "path"), [("c", "src/util.c"), ("python", "pkg/util.py")])
+@pytest.mark.parametrize("share", [0.15, 0.4])
+def test_a_broken_file_read_before_the_failing_build_keeps_what_the_error_points_at(
+    lang: str, path: str, share: float
+) -> None:
+    code = _file(lang)
+    assert parse(lang, code.encode()).root_node.has_error  # (the file does not parse)
+    msgs = _agent(lang, code, path)
+    rest = ctxpress.count_tokens([*msgs[:3], {**msgs[3], "content": ""}, *msgs[4:]])
+    budget = rest + int(share * (ctxpress.count_tokens(msgs) - rest))
+    result = ctxpress.compress(msgs, budget=budget)
+    assert not result.fail_open and result.tokens_after <= budget
+    read = [m for m in result.messages if m.get("tool_call_id") == "c0"]
+    assert read, "the read was dropped whole"
+    out = read[0]["content"]
+    # the broken function whole, the build's output whole
+    assert BROKEN[lang].rstrip("\n") in out
+    assert result.messages[-1] == msgs[-1]
+    # every other line is the file's, in order, and each gap says how long it is
+    rows, shown = code.split("\n"), out.split("\n")
+    pos = 0
+    for line in shown:
+        m = MARK[lang].match(line)
+        if m:
+            pos += int(m.group(1))
+        else:
+            assert line == rows[pos], line
+            pos += 1
+    assert pos == len(rows)
+    notes = [n for s in result.stages if s.name == "code" for n in s.notes]
+    assert any("excerpt around line" in n for n in notes), notes
+
+
+def test_a_broken_file_is_left_whole_within_budget() -> None:
+    code = _file("c")
+    msgs = _agent("c", code, "src/util.c")
+    result = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) + 10)
+    assert result.messages[3]["content"] == code
+
+
+def test_a_broken_file_the_user_pastes_is_left_whole() -> None:
+    # the question's own code is what the user asks about: never excerpted
+    code = _file("c")
+    ask = f"Why does this not compile?\n```c\n{code}```\n"
+    msgs = [{"role": "user", "content": ask}]
+    result = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 3)
+    assert result.messages[-1]["content"] == ask
+
+
+def test_excerpt_keeps_rows_by_their_distance_from_the_anchors() -> None:
+    code = "\r\n".join(f"int v{i} = {i};" for i in range(200)) + "\r\n"
+    count = ctxpress.count_tokens
+    tree = parse("c", code.replace("\r\n", "\n").encode())
+    out = excerpt(code, "c", tree, [100], 60, lambda t: count([{"role": "user", "content": t}]))
+    assert out is not None and out.endswith("\r\n")
+    lines = out.split("\r\n")
+    kept = [int(ln.split()[1][1:]) for ln in lines if ln.startswith("int v")]
+    assert 100 in kept and kept == list(range(kept[0], kept[-1] + 1))  # one window
+    assert abs((100 - kept[0]) - (kept[-1] - 100)) <= 1  # around the anchor
+    assert lines[0] == f"// … {kept[0]} lines omitted …"
+    assert excerpt(code, "c", tree, [100], 1, len) is None  # not even one row fits
+
+
+def test_error_rows_are_where_the_parser_fails() -> None:
+    code = _file("c")
+    row = code.split("\n").index(BAD_LINE["c"])
+    rows = error_rows(parse("c", code.encode()))
+    assert rows and all(abs(r - row) <= 1 for r in rows), (rows, row)
+
+
+def test_a_test_log_the_call_names_a_python_file_for_is_not_excerpted_as_source() -> None:
+    # `pytest tests/test_util.py` names a .py file; its output is a log, not broken Python
+    log = "".join(
+        f"tests/test_util.py::test_case_{i} PASSED{' ' * 20}[{i:3d}%]\n" for i in range(300)
+    ) + ("FAILED tests/test_util.py::test_case_7 - assert 1 == 2\n= 1 failed, 299 passed =\n")
+    run = {"name": "bash", "arguments": json.dumps({"command": "pytest tests/test_util.py"})}
+    msgs = [
+        {"role": "user", "content": "Why does test_case_7 fail?"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c1", run)]},
+        {"role": "tool", "tool_call_id": "c1", "content": log},
+    ]
+    result = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 3, stages=["code"])
+    assert result.messages[-1]["content"] == log
+    notes = [n for s in result.stages for n in s.notes]
+    assert not any("excerpt" in n for n in notes), notes
