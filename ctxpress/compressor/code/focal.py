@@ -26,6 +26,7 @@ from ctxpress.compressor.code.outline import (
     refs,
     with_body,
 )
+from ctxpress.compressor.code.prose import failing_tests
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
@@ -168,6 +169,11 @@ def find_focal(
     tests = [u for u in titled if not any(u in ancestors(v) for v in titled)]
     for u in tests:
         seed(u, 0.0 if len(tests) <= _TESTS_MAX else 1.0)
+    # A failing test is named after what it tests (`test_round_positive` after `round`,
+    # found as `do_round`; `TestParseHeader` after `parse_header`): a hint, unless many
+    # definitions end that way.
+    for u in tested(outline, focus.prose):
+        seed(u, _TESTED)
     # A file:line reference: the innermost function (or test) holding the line is focal.
     located: set[Unit] = set()
     for row in sorted(focus.rows):
@@ -277,6 +283,33 @@ def _users_elsewhere(outline: Outline, focus: Focus) -> list[Unit]:
 
 # Seed distance of code that uses another pasted file's focal code, and how many at most.
 _USER_ELSEWHERE, _USERS_ELSEWHERE = 1.5, 4
+
+
+# A test function's name: `test_parse`, `TestParse`, `testParse`, `parse_test`.
+TEST_NAME = re.compile(r"(?i)test|.*_test$")
+# Distance of a definition a failing test is named after; how many may share the name.
+_TESTED, _TESTED_MAX = 2.0, 3
+
+
+def tested(outline: Outline, prose: str) -> list[Unit]:
+    """Definitions the failing tests ``prose`` reports are named after: whose name ends
+    with the first words of the test's after `test` (``failing_tests``)."""
+    out: list[Unit] = []
+    names = [
+        (u, [w.lower() for w in _SUBWORD.findall(u.label)])
+        for u in outline.units
+        if u.kind in ("func", "class") and u.label and not TEST_NAME.match(u.label)
+    ]
+    for test in failing_tests(prose):
+        words = [w.lower() for w in _SUBWORD.findall(test)][1:]
+        found = [
+            u
+            for u, uw in names
+            if any(uw[-k:] == words[:k] for k in range(1, min(len(uw), len(words)) + 1))
+        ]
+        if len(found) <= _TESTED_MAX:
+            out.extend(found)
+    return out
 
 
 def _titled(title: str, prose: str) -> bool:

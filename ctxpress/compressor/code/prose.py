@@ -96,6 +96,20 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     return Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=kept), refs
 
 
+# a failing test as its runner names it: pytest's `FAILED a.py::Cls::test_x` and its
+# `___ Cls.test_x ___` heading, unittest's `FAIL: test_x (mod.Cls.test_x)`, Go's
+# `--- FAIL: TestX`, cargo's `test mod::test_x ... FAILED`
+_FAILED_TEST = re.compile(
+    r"(?m)^(?:FAILED \S*::|_{3,} (?:\w+\.)?|(?:FAIL|ERROR): |\s*--- FAIL: |test (?:\w+::)*)"
+    r"([Tt]est\w*)(?:[\[\s]|\Z)(?:.*\bFAILED\b|(?!.*\.\.\. ok))"
+)
+
+
+def failing_tests(prose: str) -> list[str]:
+    """Names of the tests a run reports as failing (the test functions, not their files)."""
+    return list(dict.fromkeys(_FAILED_TEST.findall(prose)))
+
+
 def unpassed(text: str) -> str:
     """``text`` without the tests a run reports as passed: `✓ title` lines, TAP `ok 3 -
     title` lines, and TAP (tape) `# title` heads that no `not ok` follows before the

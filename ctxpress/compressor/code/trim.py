@@ -18,13 +18,13 @@ references are in ``outline``, the choice of focal units in ``focal``.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ctxpress.compressor.code.cases import cases_cut
 from ctxpress.compressor.code.focal import (
+    TEST_NAME,
     find_focal,
     nested_definitions,
     prose_words,
@@ -897,10 +897,6 @@ def plan_modes(
     return plan.mode
 
 
-# A test function's name: `test_parse`, `TestParse`, `testParse`, `parse_test`.
-_TEST_NAME = re.compile(r"(?i)test|.*_test$")
-
-
 def _text(outline: Outline, u: Unit) -> str:
     """``u``'s code, without its leading comment (which gives way first)."""
     return "\n".join(outline.lines[u.start : u.last + 1])
@@ -970,7 +966,7 @@ def trim_outline(
     # the failing one are the bug's context)
     for u, d in list(seeds.items()):
         at = sorted(r for r in focus.rows if u.start < r <= u.last)
-        test = bool(u.title) or _TEST_NAME.match(u.name) is not None
+        test = bool(u.title) or TEST_NAME.match(u.name) is not None
         whole = count(_text(outline, u)) if d == 0.0 and at and test else 0
         if whole > budget and u not in around:
             lines = nested_cut(outline, u, at, budget * 3 // 4, costs.lines)
