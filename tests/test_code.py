@@ -310,6 +310,68 @@ def test_traceback_line_points_at_the_focal_function() -> None:
     assert len(out) < len(code) / 2
 
 
+@pytest.mark.parametrize(
+    ("lang", "warn", "err"),
+    [
+        ("c", "calc.c:{w}:5: warning: unused variable 'k'", "calc.c:{e}:12: error: 'z' undeclared"),
+        (
+            "rust",
+            "warning: unused variable: `k`\n  --> src/calc.rs:{w}:5",
+            "error[E0425]: cannot find value `z`\n  --> src/calc.rs:{e}:12",
+        ),
+    ],
+    ids=["gcc", "rustc"],
+)
+def test_a_failing_build_is_located_by_its_errors_not_its_warnings(
+    lang: str, warn: str, err: str
+) -> None:
+    # -Wall warns about many functions; the one with the error is what the question needs
+    steps = "".join(f"    y = y * {k} + x; // step {k}\n" for k in range(10))
+    body = {
+        "c": "int {n}(int x)\n{{\n    int k = x * 3;\n    int y = x + {v};\n"
+        + steps
+        + "    return y;\n}}\n\n",
+        "rust": "fn {n}(x: i32) -> i32 {{\n    let k = x * 3;\n    let mut y = x + {v};\n"
+        + steps.replace("    y", "    y")
+        + "    y\n}}\n\n",
+    }[lang]
+    names = [f"warned_{i}" for i in range(6)] + ["failing"]
+    fill = "".join(_filler(i, lang) for i in range(12))
+    code = fill + "".join(body.format(n=n, v="z" if n == "failing" else 1) for n in names)
+    rows = code.split("\n")
+    first = {n: next(k for k, r in enumerate(rows) if f" {n}(" in r) + 1 for n in names}
+    report = "\n".join(warn.format(w=first[n] + 2) for n in names[:-1])
+    report += "\n" + err.format(e=first["failing"] + 3)
+    path = "calc.c" if lang == "c" else "src/calc.rs"
+    text = f"Here is `{path}`:\n```{lang}\n{code}```\nThe build fails:\n{report}\n"
+    messages = [{"role": "user", "content": text}]
+    budget = ctxpress.count_tokens(messages) - int(0.85 * ctxpress.count_tokens(code))
+    result = ctxpress.compress(messages, budget=budget)
+    _, out = _block(result.messages)
+    assert clean_parse(lang, out.encode()) is not None, out
+    assert body.format(n="failing", v="z").rstrip("\n") in out
+    assert result.tokens_after <= budget
+    whole = [n for n in names[:-1] if body.format(n=n, v=1).rstrip("\n") in out]
+    assert len(whole) < len(names) - 1, whole  # not every warned function forced in whole
+
+
+def test_warnings_locate_where_a_report_has_no_error() -> None:
+    report = (
+        "calc.c:12:5: warning: unused variable 'k'\nx.ts(3,1): warning TS6133: unused\n"
+        "/usr/include/stdio.h:356:12: note: 'printf' declared here\n"
+    )
+    assert [r[:2] for r in extract_focus(report)[1]] == [
+        ("calc.c", 12),
+        ("x.ts", 3),
+        ("/usr/include/stdio.h", 356),
+    ]
+    report += "calc.c:40:2: error: expected ';'\n"
+    assert [r[:2] for r in extract_focus(report)[1]] == [
+        ("/usr/include/stdio.h", 356),
+        ("calc.c", 40),
+    ]
+
+
 def test_no_focal_symbol_gives_a_signature_map() -> None:
     code = "".join(_filler(i, "go") for i in range(20))
     code = "package main\n\n" + code

@@ -56,8 +56,13 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     strong: set[str] = set()
     qualified: set[tuple[str, str]] = set()
     refs: list[tuple[str, int, str | None]] = []
+    kinds: list[str] = []
     for m in _FILE_LINE.finditer(prose):
         refs.append((m.group(1).replace("\\", "/"), int(m.group(2)), _shown(prose, m)))
+        kinds.append(_severity(prose, m))
+    # a build that fails reports its errors among its warnings: those locate the question
+    if "warning" in kinds and "" in kinds:
+        refs = [r for r, k in zip(refs, kinds, strict=True) if k != "warning"]
     # a line named without a file is one of the pasted code's (its path left empty)
     for m in _BARE_LINE.finditer(_FILE_LINE.sub(" ", prose)):
         first = int(m.group(1))
@@ -134,6 +139,25 @@ def with_quoted(focus: Focus, code: str) -> Focus:
     named = set(_DEFINES.findall(code))
     words = set(_WORD.findall(code)) - focus.strong - named
     return replace(focus, strong=focus.strong | named, weak=focus.weak | words)
+
+
+# what follows a compiler's file:line:col on a warning's or a note's line (gcc, clang,
+# tsc, MSVC), or what a rustc `  --> file:line:col` line follows
+_SEVERITY_AFTER = re.compile(r"(?:[:,] ?\d+)?\)?:? *(warning|note)\b", re.IGNORECASE)
+_SEVERITY_HEAD = re.compile(r"^(warning|note)\b")
+
+
+def _severity(prose: str, m: re.Match[str]) -> str:
+    """ "warning" or "note" where the file:line ``m`` matched is where a compiler warns or
+    notes something; "" for an error, a stack frame, a file:line in a sentence."""
+    after = _SEVERITY_AFTER.match(prose, m.end())
+    if after:
+        return after.group(1).lower()
+    start = prose.rfind("\n", 0, m.start()) + 1
+    if prose[start : m.start()].strip() != "-->":
+        return ""
+    head = _SEVERITY_HEAD.match(prose[: max(0, start - 1)].rsplit("\n", 1)[-1])
+    return head.group(1) if head else ""
 
 
 def _shown(prose: str, m: re.Match[str]) -> str | None:
