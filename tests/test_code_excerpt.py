@@ -159,3 +159,25 @@ def test_a_test_log_the_call_names_a_python_file_for_is_not_excerpted_as_source(
     assert result.messages[-1]["content"] == log
     notes = [n for s in result.stages for n in s.notes]
     assert not any("excerpt" in n for n in notes), notes
+
+
+def test_a_numbered_read_from_an_offset_is_located_by_the_file_s_line_numbers() -> None:
+    # `cat -n`-style listing from line 101: the compiler's line 425 is the listing's row 325
+    rows = _file("c").split("\n")[:-1]
+    listing = "\n".join(f"{k + 101:6d}\t{r}" for k, r in enumerate(rows)) + "\n"
+    line = rows.index(BAD_LINE["c"]) + 101
+    read = {"name": "read_file", "arguments": json.dumps({"path": "src/util.c", "offset": 100})}
+    run = {"name": "bash", "arguments": json.dumps({"command": "make"})}
+    msgs = [
+        {"role": "user", "content": "The build fails. Fix it."},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c0", read)]},
+        {"role": "tool", "tool_call_id": "c0", "content": listing},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c1", run)]},
+        {"role": "tool", "tool_call_id": "c1", "content": f"src/util.c:{line}:24: error: x\n"},
+    ]
+    result = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 5)
+    out = next(m for m in result.messages if m.get("tool_call_id") == "c0")["content"]
+    first = rows.index(BROKEN["c"].split("\n")[0])
+    broken = "\n".join(f"{k + 101:6d}\t{rows[k]}" for k in range(first, first + 7))
+    assert broken in out
+    assert result.budget is not None and result.tokens_after <= result.budget

@@ -12,6 +12,7 @@ lines are byte-identical; each gap is one comment line saying how many lines it 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -93,7 +94,13 @@ def excerpt(
             order.extend(sorted(rows, key=lambda r: (abs(r - a), r)))
             seen.update(rows)
             used += extra
-    near = sorted(range(len(lines)), key=lambda r: (min(abs(r - a) for a in anchors), r))
+    marks = sorted(anchors)
+
+    def gap(r: int) -> int:  # rows to the nearest anchor
+        i = bisect_left(marks, r)
+        return min(abs(r - marks[j]) for j in (i - 1, i) if 0 <= j < len(marks))
+
+    near = sorted(range(len(lines)), key=lambda r: (gap(r), r))
     order.extend(r for r in near if r not in seen)
 
     def render(k: int) -> str:
