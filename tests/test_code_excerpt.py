@@ -1,4 +1,5 @@
-"""A file that does not parse, read before a failing build: an excerpt, not lost whole."""
+"""A file read before a failing build keeps what the error points at, not lost whole: by
+lines where it does not parse, cut around the failing statement where it does."""
 
 from __future__ import annotations
 
@@ -181,3 +182,36 @@ def test_a_numbered_read_from_an_offset_is_located_by_the_file_s_line_numbers() 
     broken = "\n".join(f"{k + 101:6d}\t{rows[k]}" for k in range(first, first + 7))
     assert broken in out
     assert result.budget is not None and result.tokens_after <= result.budget
+
+
+def test_a_reported_function_too_long_for_the_read_s_share_is_cut_around_the_error() -> None:
+    # the file parses; the function the error is in alone overruns what the read may keep
+    steps = "".join(f"    acc = acc * {k} + mix(acc, {k});\n" for k in range(60))
+    long_fn = (
+        "int checksum(const char *buf, int len)\n{\n    int acc = 0;\n    int tail = len % 4;\n"
+        + steps
+        + "    acc = acc + undeclared_seed;\n    return acc + tail;\n}\n\n"
+    )
+    fill = "".join(HELPER["c"].replace("{i}", str(i)) for i in range(30))
+    code = "int mix(int a, int b)\n{\n    return a ^ b;\n}\n\n" + fill + long_fn
+    row = code.split("\n").index("    acc = acc + undeclared_seed;") + 1
+    read = {"name": "read_file", "arguments": json.dumps({"path": "src/sum.c"})}
+    run = {"name": "bash", "arguments": json.dumps({"command": "make"})}
+    msgs = [
+        {"role": "user", "content": "The build fails. Fix it."},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c0", read)]},
+        {"role": "tool", "tool_call_id": "c0", "content": code},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c1", run)]},
+        {"role": "tool", "tool_call_id": "c1", "content": f"src/sum.c:{row}:17: error: x\n"},
+    ]
+    rest = ctxpress.count_tokens([*msgs[:2], {**msgs[2], "content": ""}, *msgs[3:]])
+    budget = rest + (ctxpress.count_tokens(msgs) - rest) // 10
+    result = ctxpress.compress(msgs, budget=budget)
+    assert result.tokens_after <= budget
+    kept = [m for m in result.messages if m.get("tool_call_id") == "c0"]
+    assert kept, "the read was dropped whole"
+    out = kept[0]["content"]
+    assert parse("c", out.encode()).root_node.has_error is False, out
+    assert "int checksum(const char *buf, int len)\n{\n" in out
+    assert "    acc = acc + undeclared_seed;\n" in out
+    assert out.count("acc = acc * ") < 10  # cut around the failing statement

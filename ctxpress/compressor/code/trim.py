@@ -963,16 +963,19 @@ def trim_outline(
     # a report's line in a focal test too long for the whole budget: the statement on that
     # line (the failing assertion) and what it uses, not the test whole past the budget nor
     # its statements by size (a function a trace points into stays whole: its lines before
-    # the failing one are the bug's context)
+    # the failing one are the bug's context; unless the caller's last resort, where the
+    # block is lost whole if it does not fit: then any function is cut so)
     for u, d in list(seeds.items()):
         at = sorted(r for r in focus.rows if u.start < r <= u.last)
         test = bool(u.title) or TEST_NAME.match(u.name) is not None
-        whole = count(_text(outline, u)) if d == 0.0 and at and test else 0
+        whole = count(_text(outline, u)) if d == 0.0 and at and (test or not define_used) else 0
         if whole > budget and u not in around:
             lines = nested_cut(outline, u, at, budget * 3 // 4, costs.lines)
             # (where it fits, and is worth it: a cut that saves little loses the test's
-            # other lines for nothing)
-            if lines is not None and costs.lines(lines) <= min(budget, whole * 3 // 4):
+            # other lines for nothing; another function, cut only as the last resort,
+            # wherever the cut is smaller)
+            room = budget if test else whole
+            if lines is not None and costs.lines(lines) <= min(room, whole * 3 // 4):
                 around[u] = lines
     focal = [u for u, d in seeds.items() if d == 0.0]
     empty = [f for f in focal if f.empty]
