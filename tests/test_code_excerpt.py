@@ -57,18 +57,30 @@ def _report(lang: str, path: str, code: str) -> str:
     )
 
 
-def _agent(lang: str, code: str, path: str) -> list[dict[str, Any]]:
-    """The agent read the file, then ran the build: the build's output is its current step."""
-    read = {"name": "read_file", "arguments": json.dumps({"path": path})}
+def _agent(code: str, path: str, report: str, **read: int) -> list[dict[str, Any]]:
+    """The agent read the file (``read``: more arguments), then ran the build: the build's
+    output is its current step."""
+    args = {"name": "read_file", "arguments": json.dumps({"path": path, **read})}
     run = {"name": "bash", "arguments": json.dumps({"command": "make"})}
     return [
         {"role": "system", "content": "You are a coding agent."},
         {"role": "user", "content": "The build fails. Fix it."},
-        {"role": "assistant", "content": None, "tool_calls": [_call("c0", read)]},
+        {"role": "assistant", "content": None, "tool_calls": [_call("c0", args)]},
         {"role": "tool", "tool_call_id": "c0", "content": code},
         {"role": "assistant", "content": None, "tool_calls": [_call("c1", run)]},
-        {"role": "tool", "tool_call_id": "c1", "content": _report(lang, path, code)},
+        {"role": "tool", "tool_call_id": "c1", "content": report},
     ]
+
+
+def _sent_read(msgs: list[dict[str, Any]], share: float) -> tuple[ctxpress.CompressResult, str]:
+    """The result with ``share`` of the read's tokens in the budget beside the rest, and
+    the read as sent ("" if dropped)."""
+    rest = ctxpress.count_tokens([*msgs[:3], {**msgs[3], "content": ""}, *msgs[4:]])
+    budget = rest + int(share * (ctxpress.count_tokens(msgs) - rest))
+    result = ctxpress.compress(msgs, budget=budget)
+    assert not result.fail_open and result.tokens_after <= budget
+    kept = [m["content"] for m in result.messages if m.get("tool_call_id") == "c0"]
+    return result, kept[0] if kept else ""
 
 
 def _call(i: str, function: dict[str, str]) -> dict[str, Any]:
@@ -82,14 +94,9 @@ def test_a_broken_file_read_before_the_failing_build_keeps_what_the_error_points
 ) -> None:
     code = _file(lang)
     assert parse(lang, code.encode()).root_node.has_error  # (the file does not parse)
-    msgs = _agent(lang, code, path)
-    rest = ctxpress.count_tokens([*msgs[:3], {**msgs[3], "content": ""}, *msgs[4:]])
-    budget = rest + int(share * (ctxpress.count_tokens(msgs) - rest))
-    result = ctxpress.compress(msgs, budget=budget)
-    assert not result.fail_open and result.tokens_after <= budget
-    read = [m for m in result.messages if m.get("tool_call_id") == "c0"]
-    assert read, "the read was dropped whole"
-    out = read[0]["content"]
+    msgs = _agent(code, path, _report(lang, path, code))
+    result, out = _sent_read(msgs, share)
+    assert out, "the read was dropped whole"
     # the broken function whole, the build's output whole
     assert BROKEN[lang].rstrip("\n") in out
     assert result.messages[-1] == msgs[-1]
@@ -110,7 +117,7 @@ def test_a_broken_file_read_before_the_failing_build_keeps_what_the_error_points
 
 def test_a_broken_file_is_left_whole_within_budget() -> None:
     code = _file("c")
-    msgs = _agent("c", code, "src/util.c")
+    msgs = _agent(code, "src/util.c", _report("c", "src/util.c", code))
     result = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) + 10)
     assert result.messages[3]["content"] == code
 
@@ -167,21 +174,10 @@ def test_a_numbered_read_from_an_offset_is_located_by_the_file_s_line_numbers() 
     rows = _file("c").split("\n")[:-1]
     listing = "\n".join(f"{k + 101:6d}\t{r}" for k, r in enumerate(rows)) + "\n"
     line = rows.index(BAD_LINE["c"]) + 101
-    read = {"name": "read_file", "arguments": json.dumps({"path": "src/util.c", "offset": 100})}
-    run = {"name": "bash", "arguments": json.dumps({"command": "make"})}
-    msgs = [
-        {"role": "user", "content": "The build fails. Fix it."},
-        {"role": "assistant", "content": None, "tool_calls": [_call("c0", read)]},
-        {"role": "tool", "tool_call_id": "c0", "content": listing},
-        {"role": "assistant", "content": None, "tool_calls": [_call("c1", run)]},
-        {"role": "tool", "tool_call_id": "c1", "content": f"src/util.c:{line}:24: error: x\n"},
-    ]
-    result = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 5)
-    out = next(m for m in result.messages if m.get("tool_call_id") == "c0")["content"]
+    report = f"src/util.c:{line}:24: error: x\n"
+    _, out = _sent_read(_agent(listing, "src/util.c", report, offset=100), 0.2)
     first = rows.index(BROKEN["c"].split("\n")[0])
-    broken = "\n".join(f"{k + 101:6d}\t{rows[k]}" for k in range(first, first + 7))
-    assert broken in out
-    assert result.budget is not None and result.tokens_after <= result.budget
+    assert "\n".join(f"{k + 101:6d}\t{rows[k]}" for k in range(first, first + 7)) in out
 
 
 def test_a_reported_function_too_long_for_the_read_s_share_is_cut_around_the_error() -> None:
@@ -195,22 +191,8 @@ def test_a_reported_function_too_long_for_the_read_s_share_is_cut_around_the_err
     fill = "".join(HELPER["c"].replace("{i}", str(i)) for i in range(30))
     code = "int mix(int a, int b)\n{\n    return a ^ b;\n}\n\n" + fill + long_fn
     row = code.split("\n").index("    acc = acc + undeclared_seed;") + 1
-    read = {"name": "read_file", "arguments": json.dumps({"path": "src/sum.c"})}
-    run = {"name": "bash", "arguments": json.dumps({"command": "make"})}
-    msgs = [
-        {"role": "user", "content": "The build fails. Fix it."},
-        {"role": "assistant", "content": None, "tool_calls": [_call("c0", read)]},
-        {"role": "tool", "tool_call_id": "c0", "content": code},
-        {"role": "assistant", "content": None, "tool_calls": [_call("c1", run)]},
-        {"role": "tool", "tool_call_id": "c1", "content": f"src/sum.c:{row}:17: error: x\n"},
-    ]
-    rest = ctxpress.count_tokens([*msgs[:2], {**msgs[2], "content": ""}, *msgs[3:]])
-    budget = rest + (ctxpress.count_tokens(msgs) - rest) // 10
-    result = ctxpress.compress(msgs, budget=budget)
-    assert result.tokens_after <= budget
-    kept = [m for m in result.messages if m.get("tool_call_id") == "c0"]
-    assert kept, "the read was dropped whole"
-    out = kept[0]["content"]
+    _, out = _sent_read(_agent(code, "src/sum.c", f"src/sum.c:{row}:17: error: x\n"), 0.1)
+    assert out, "the read was dropped whole"
     assert parse("c", out.encode()).root_node.has_error is False, out
     assert "int checksum(const char *buf, int len)\n{\n" in out
     assert "    acc = acc + undeclared_seed;\n" in out
