@@ -115,6 +115,20 @@ def test_a_broken_file_read_before_the_failing_build_keeps_what_the_error_points
     assert any("excerpt around line" in n for n in notes), notes
 
 
+def test_a_file_the_parser_gives_up_on_after_the_break_is_still_excerpted() -> None:
+    # a call left open as the last line of a function: tree-sitter wraps the rest of the
+    # file in one ERROR node (half the rows), yet the functions it still finds before it
+    # say this is source, not a log
+    fill = [HELPER["python"].replace("{i}", str(i)) for i in range(40)]
+    mid = "def mid(x):\n    return g(x, h(1)\n\n\n"
+    code = "".join(fill[:20]) + mid + "".join(fill[20:])
+    row = code.split("\n").index("    return g(x, h(1)") + 1
+    report = f'  File "pkg/util.py", line {row}\n    return g(x, h(1)\nSyntaxError: never closed\n'
+    result, out = _sent_read(_agent(code, "pkg/util.py", report), 0.2)
+    assert mid.rstrip("\n") in out, out
+    assert any("excerpt around line" in n for s in result.stages for n in s.notes)
+
+
 def test_a_broken_file_is_left_whole_within_budget() -> None:
     code = _file("c")
     msgs = _agent(code, "src/util.c", _report("c", "src/util.c", code))

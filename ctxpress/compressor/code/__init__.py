@@ -22,10 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ctxpress.compressor.code.excerpt import error_rows, excerpt, mostly_parses
+from ctxpress.compressor.code.excerpt import error_rows, excerpt, reads_as_source
 from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
 from ctxpress.compressor.code.focal import find_focal, used_elsewhere, users_elsewhere
 from ctxpress.compressor.code.languages import (
+    SPECS,
     available,
     candidates,
     clean_parse,
@@ -289,12 +290,13 @@ class CodeStage:
                     tree = parse(lang, code.encode()) if available(lang) else None
                 except UnicodeEncodeError:
                     tree = None  # lone surrogates (JSON allows them): no grammar reads it
-                if tree is not None and mostly_parses(tree, code.count("\n") + 1):
+                rows = code.count("\n") + 1
+                if tree is not None and reads_as_source(tree, rows, SPECS[lang].functions):
                     shown = ctx.counter.text(numbered)
                     first = _first_number(listing[1] if listing else None)
-                    rows = code.split("\n")
+                    lines = code.split("\n")
                     into[1].append(
-                        _Broken(i, part, start, end, lang, filename, shown, rows, first, tree)
+                        _Broken(i, part, start, end, lang, filename, shown, lines, first, tree)
                     )
             return
         name, tree = found

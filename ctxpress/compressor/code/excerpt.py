@@ -30,19 +30,31 @@ def error_rows(tree: Any) -> list[int]:
     return sorted(rows)
 
 
-def mostly_parses(tree: Any, rows: int, share: float = 0.1) -> bool:
-    """Whether source with parse errors is still source with a few mistakes (at most
-    ``share`` of its ``rows`` inside ERROR nodes), not text of another kind: a test log
-    read as Python is nine tenths errors, a file with a missing ``;`` two hundredths."""
+def reads_as_source(tree: Any, rows: int, functions: frozenset[str]) -> bool:
+    """Whether text with parse errors is still source with a mistake, not text of another
+    kind (a test log a call names a `.py` file for): at most a tenth of its ``rows`` inside
+    ERROR nodes (a missing ``;``: two hundredths), or a fifth inside the definitions of
+    ``functions`` the parser still finds (after a missing bracket tree-sitter may wrap the
+    rest of a file in one ERROR; a log read as Python or C holds next to none)."""
     bad: set[int] = set()
     stack = [tree.root_node]
-    while stack:
+    while stack:  # (only into what holds errors)
         node = stack.pop()
         if node.is_error or node.is_missing:
             bad.update(range(node.start_point.row, node.end_point.row + 1))
         elif node.has_error:
             stack.extend(node.children)
-    return len(bad) <= share * rows
+    if len(bad) <= rows / 10:
+        return True
+    defined: set[int] = set()
+    stack = [tree.root_node]
+    while stack:  # (not into the definitions found)
+        node = stack.pop()
+        if node.type in functions:
+            defined.update(range(node.start_point.row, node.end_point.row + 1))
+        else:
+            stack.extend(node.children)
+    return len(defined) >= rows / 5
 
 
 def _top_span(tree: Any, row: int) -> tuple[int, int] | None:
