@@ -40,12 +40,19 @@ MARKER = re.compile(r"^\s*(//|#) … \d+ lines? omitted …\r?$")
 ELISIONS = frozenset({"...", "// …", "/* … */", "{ /* … */ }", "# …"})
 EXT = {"python": "py", "javascript": "js", "typescript": "ts", "tsx": "tsx", "go": "go"}
 EXT |= {"rust": "rs", "c": "c", "cpp": "cpp", "java": "java"}
+_COMMENT = ("//", "/*", "*", "#")  # (a code line: not one of a comment)
 
 
 def breaks(text: str, rng: random.Random) -> tuple[str, int, int] | None:
     """``text`` with one `;`, `)` or `}` dropped from a code line: (text, row, column)."""
     rows = text.split("\n")
-    cands = [i for i, r in enumerate(rows) if len(r.strip()) > 10 and any(c in r for c in ";)}")]
+    cands = [
+        i
+        for i, r in enumerate(rows)
+        if len(r.strip()) > 10
+        and any(c in r for c in ";)}")
+        and not r.lstrip().startswith(_COMMENT)
+    ]
     if not cands:
         return None
     i = rng.choice(cands)
