@@ -290,11 +290,10 @@ class CodeStage:
                     tree = parse(lang, code.encode()) if available(lang) else None
                 except UnicodeEncodeError:
                     tree = None  # lone surrogates (JSON allows them): no grammar reads it
-                rows = code.count("\n") + 1
-                if tree is not None and reads_as_source(tree, rows, SPECS[lang].functions):
+                lines = code.split("\n")
+                if tree is not None and reads_as_source(tree, len(lines), SPECS[lang].functions):
                     shown = ctx.counter.text(numbered)
                     first = _first_number(listing[1] if listing else None)
-                    lines = code.split("\n")
                     into[1].append(
                         _Broken(i, part, start, end, lang, filename, shown, lines, first, tree)
                     )

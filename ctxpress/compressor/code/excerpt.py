@@ -13,21 +13,28 @@ lines are byte-identical; each gap is one comment line saying how many lines it 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 
-def error_rows(tree: Any) -> list[int]:
-    """Rows where the parser found an ERROR or a MISSING node (an ERROR's first row)."""
-    rows: set[int] = set()
+def _errors(tree: Any) -> Iterator[Any]:
+    """The ERROR and MISSING nodes of ``tree`` (outermost; only into what holds errors)."""
     stack = [tree.root_node]
     while stack:
         node = stack.pop()
         if node.is_error or node.is_missing:
-            rows.add(node.start_point.row)
+            yield node
         elif node.has_error:
             stack.extend(node.children)
-    return sorted(rows)
+
+
+def _rows(node: Any) -> range:
+    return range(node.start_point.row, node.end_point.row + 1)
+
+
+def error_rows(tree: Any) -> list[int]:
+    """Rows where the parser found an ERROR or a MISSING node (an ERROR's first row)."""
+    return sorted({node.start_point.row for node in _errors(tree)})
 
 
 def reads_as_source(tree: Any, rows: int, functions: frozenset[str]) -> bool:
@@ -36,22 +43,14 @@ def reads_as_source(tree: Any, rows: int, functions: frozenset[str]) -> bool:
     ERROR nodes (a missing ``;``: two hundredths), or a fifth inside the definitions of
     ``functions`` the parser still finds (after a missing bracket tree-sitter may wrap the
     rest of a file in one ERROR; a log read as Python or C holds next to none)."""
-    bad: set[int] = set()
-    stack = [tree.root_node]
-    while stack:  # (only into what holds errors)
-        node = stack.pop()
-        if node.is_error or node.is_missing:
-            bad.update(range(node.start_point.row, node.end_point.row + 1))
-        elif node.has_error:
-            stack.extend(node.children)
-    if len(bad) <= rows / 10:
+    if len({r for node in _errors(tree) for r in _rows(node)}) <= rows / 10:
         return True
     defined: set[int] = set()
     stack = [tree.root_node]
     while stack:  # (not into the definitions found)
         node = stack.pop()
         if node.type in functions:
-            defined.update(range(node.start_point.row, node.end_point.row + 1))
+            defined.update(_rows(node))
         else:
             stack.extend(node.children)
     return len(defined) >= rows / 5
@@ -121,8 +120,8 @@ def excerpt(
         prev = -1
         for r in [*kept, len(lines)]:
             if r > prev + 1:
-                gap = lines[prev + 1]
-                out.append(marker(lang, gap[: len(gap) - len(gap.lstrip())], r - prev - 1) + eol)
+                left = lines[prev + 1]  # the gap's first row: its indent is the marker's
+                out.append(marker(lang, left[: len(left) - len(left.lstrip())], r - prev - 1) + eol)
             if r < len(lines):
                 out.append(lines[r])
             prev = r
