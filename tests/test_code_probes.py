@@ -2329,6 +2329,33 @@ def test_a_read_c_table_and_a_rust_module_list_are_trimmed_as_code_not_kept_as_d
     assert res.tokens_after <= budget
 
 
+def test_a_read_module_of_imports_and_one_wrapped_function_is_trimmed_as_source() -> None:
+    # lodash-es style: imports, a long doc comment, `var f = wrap(function (…) { … })`: no
+    # function or class unit, but data never imports a module; before, it was kept as
+    # data, and the history stage then dropped the whole read
+    doc = "".join(f" * Line {i} of the documentation of differenceBy.\n" for i in range(40))
+    module = (
+        "".join(f"import helper{i} from './_helper{i}.js';\n" for i in range(6))
+        + f"\n/**\n{doc} */\n"
+        + "var differenceBy = baseRest(function(array, values) {\n"
+        + "  var iteratee = last(values);\n  return helper1(array, iteratee);\n});\n\n"
+        + "export default differenceBy;\n"
+    )
+    msgs = [
+        {"role": "user", "content": "Why does `differenceBy` ignore the iteratee?"},
+        *_read(1, module, "src/differenceBy.js"),
+        {"role": "user", "content": "Look at what you read."},
+    ]
+    budget = ctxpress.count_tokens(msgs) // 2
+    res = ctxpress.compress(msgs, budget=budget)
+    assert res.tokens_after <= budget and not res.fail_open
+    kept = [m["content"] for m in res.messages if m.get("tool_call_id") == "c1"]
+    assert kept, "the read was dropped whole"
+    assert "  var iteratee = last(values);\n  return helper1(array, iteratee);\n" in kept[0]
+    assert "of the documentation" not in kept[0]
+    assert clean_parse("javascript", kept[0].encode()) is not None
+
+
 def test_a_title_inside_a_longer_one_the_prose_names_is_not_asked_about() -> None:
     def case(title: str, n: int) -> str:
         body = "".join(f"  t.equal(resolve('./m{n}_{i}'), 'm{n}_{i}');\n" for i in range(6))

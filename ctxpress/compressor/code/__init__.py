@@ -307,12 +307,16 @@ class CodeStage:
         if (
             not explicit
             and name not in _NO_DATA
-            and not any(u.kind in ("func", "class") or u.title for u in outline.units)
+            and not any(
+                u.kind in ("func", "class", "import") or u.title or u.commonjs
+                for u in outline.units
+            )
         ):
             # JSON, CSV, YAML, a file listing read as expressions: data, not a source
             # file; only a fence's language tag says such text is code to trim (or the
-            # functions it defines or passes, `it("…", () => { … })`, or a grammar no
-            # data parses in: a C table, a Rust `lib.rs` of `mod` and `pub use`)
+            # functions it defines or passes, `it("…", () => { … })`, the modules it
+            # imports, or a grammar no data parses in: a C table, a Rust `lib.rs` of `mod`
+            # and `pub use`)
             return
         block = _Block(
             i, part, start, end, code, name, outline, tokens, filename, indent, crlf, bom
