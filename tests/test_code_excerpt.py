@@ -211,3 +211,25 @@ def test_a_reported_function_too_long_for_the_read_s_share_is_cut_around_the_err
     assert "int checksum(const char *buf, int len)\n{\n" in out
     assert "    acc = acc + undeclared_seed;\n" in out
     assert out.count("acc = acc * ") < 10  # cut around the failing statement
+
+
+def test_a_file_the_parser_wraps_whole_in_one_error_is_still_read_as_source() -> None:
+    # `parser("125def",` lost its `)`: tree-sitter-rust makes the whole file one ERROR and
+    # finds next to no function in it; the paragraphs around the mistake still parse alone
+    code = "".join(
+        f'#[test]\nfn case_{i}() {{\n    assert_eq!(\n        parser("12{i}def"),\n'
+        f'        Ok(("def", {i}))\n    );\n}}\n\n'
+        for i in range(40)
+    ).replace('parser("125def"),', 'parser("125def",')
+    assert parse("rust", code.encode()).root_node.is_error  # (the whole file)
+    row = code.split("\n").index('        parser("125def",') + 1
+    report = (
+        "error: mismatched closing delimiter: `)`\n"
+        f'  --> tests/parse.rs:{row}:15\n   |\n{row} |         parser("125def",\n'
+        'error: could not compile `nom` (test "parse") due to 1 previous error\n'
+    )
+    _, out = _sent_read(_agent(code, "tests/parse.rs", report), 0.2)
+    assert '        parser("125def",' in out
+    rows = out.split("\n")
+    assert any(MARK["c"].match(r) for r in rows)  # cut by lines, each kept one the file's
+    assert all(r in code.split("\n") or MARK["c"].match(r) for r in rows)

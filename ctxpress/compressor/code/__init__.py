@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -291,7 +291,8 @@ class CodeStage:
                 except UnicodeEncodeError:
                     tree = None  # lone surrogates (JSON allows them): no grammar reads it
                 lines = code.split("\n")
-                if tree is not None and reads_as_source(tree, len(lines), SPECS[lang].functions):
+                functions = SPECS[lang].functions
+                if tree is not None and reads_as_source(tree, lines, functions, _parser(lang)):
                     shown = ctx.counter.text(numbered)
                     first = _first_number(listing[1] if listing else None)
                     into[1].append(
@@ -700,6 +701,11 @@ def _is_source(text: str, fences: list[Fence], path: str | None) -> bool:
     if lang is None and not candidates(outside_fences(text, fences)):
         return False
     return detect(text, lang) is not None
+
+
+def _parser(lang: str) -> Callable[[str], bool]:
+    """Whether a piece of code parses cleanly in ``lang``."""
+    return lambda code: clean_parse(lang, code.encode()) is not None
 
 
 def _parses(b: _Block, code: str) -> bool:

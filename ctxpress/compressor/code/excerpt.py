@@ -37,12 +37,18 @@ def error_rows(tree: Any) -> list[int]:
     return sorted({node.start_point.row for node in _errors(tree)})
 
 
-def reads_as_source(tree: Any, rows: int, functions: frozenset[str]) -> bool:
+def reads_as_source(
+    tree: Any, lines: Sequence[str], functions: frozenset[str], parses: Callable[[str], bool]
+) -> bool:
     """Whether text with parse errors is still source with a mistake, not text of another
-    kind (a test log a call names a `.py` file for): at most a tenth of its ``rows`` inside
-    ERROR nodes (a missing ``;``: two hundredths), or a fifth inside the definitions of
-    ``functions`` the parser still finds (after a missing bracket tree-sitter may wrap the
-    rest of a file in one ERROR; a log read as Python or C holds next to none)."""
+    kind (a test log a call names a `.py` file for): at most a tenth of its ``lines``
+    inside ERROR nodes (a missing ``;``: two hundredths), or a fifth inside the definitions
+    of ``functions`` the parser still finds, or a quarter in paragraphs that ``parses`` on
+    their own. (After a missing bracket tree-sitter may wrap the rest of a file in one
+    ERROR, and find no definition in it; the paragraphs around the mistake still parse. A
+    log read as Python or C holds next to no definition, and at most a tenth of its rows in
+    paragraphs that parse.)"""
+    rows = len(lines)
     if len({r for node in _errors(tree) for r in _rows(node)}) <= rows / 10:
         return True
     defined: set[int] = set()
@@ -53,7 +59,26 @@ def reads_as_source(tree: Any, rows: int, functions: frozenset[str]) -> bool:
             defined.update(_rows(node))
         else:
             stack.extend(node.children)
-    return len(defined) >= rows / 5
+    if len(defined) >= rows / 5:
+        return True
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    clean = 0
+    for a, b in _paragraphs(lines):
+        n = sum(1 for line in lines[a:b] if line.strip())
+        if n and parses("\n".join(lines[a:b])):
+            clean += n
+    return clean >= len(filled) / 4
+
+
+def _paragraphs(lines: Sequence[str]) -> Iterator[tuple[int, int]]:
+    """Row spans that each start at a row at the margin after a blank one (a top-level
+    definition with its leading comment, mostly)."""
+    start = 0
+    for i in range(1, len(lines)):
+        if lines[i][:1].strip() and not lines[i - 1].strip():
+            yield start, i
+            start = i
+    yield start, len(lines)
 
 
 def _top_span(tree: Any, row: int) -> tuple[int, int] | None:
