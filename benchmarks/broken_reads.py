@@ -2,10 +2,10 @@
 
 Corpus: code_real's real files of 9 languages (``benchmarks/code_real.py --fetch`` once),
 25 per language (its own draw). Each file gets one edit that breaks it: a `;`, `)` or `}`
-dropped from a code line (Random(7)). The request is an agent's step: the question, its
-read of the broken file (a tool result), then the build it ran, whose output names the
-line (`path:N:C: error: …`; a `SyntaxError` traceback for Python). Budget: the rest + f x
-the read's tokens, f = 0.10 / 0.30 / 0.60.
+dropped from a code line, not one inside a comment the parser finds (Random(7)). The
+request is an agent's step: the question, its read of the broken file (a tool result),
+then the build it ran, whose output names the line (`path:N:C: error: …`; a `SyntaxError`
+traceback for Python). Budget: the rest + f x the read's tokens, f = 0.10 / 0.30 / 0.60.
 
 Baseline, same run: the default stages without ``code``, which is what became of such a
 read before the code stage excerpted files that do not parse (it left them whole, and the
@@ -31,6 +31,7 @@ from typing import Any
 import code_real  # its corpus and its draw (this folder is the script's path)
 
 import ctxpress
+from ctxpress.compressor.code.languages import parse
 
 RESULTS = Path(__file__).resolve().parent / "results" / "broken_reads.json"
 FRACTIONS = (0.10, 0.30, 0.60)
@@ -43,15 +44,17 @@ EXT |= {"rust": "rs", "c": "c", "cpp": "cpp", "java": "java"}
 _COMMENT = ("//", "/*", "*", "#")  # (a code line: not one of a comment)
 
 
-def breaks(text: str, rng: random.Random) -> tuple[str, int, int] | None:
+def breaks(text: str, lang: str, rng: random.Random) -> tuple[str, int, int] | None:
     """``text`` with one `;`, `)` or `}` dropped from a code line: (text, row, column)."""
     rows = text.split("\n")
+    notes = _comment_rows(text, lang)
     cands = [
         i
         for i, r in enumerate(rows)
         if len(r.strip()) > 10
         and any(c in r for c in ";)}")
         and not r.lstrip().startswith(_COMMENT)
+        and i not in notes
     ]
     if not cands:
         return None
@@ -59,6 +62,20 @@ def breaks(text: str, rng: random.Random) -> tuple[str, int, int] | None:
     pos = max(rows[i].rfind(c) for c in ";)}")
     rows[i] = rows[i][:pos] + rows[i][pos + 1 :]
     return "\n".join(rows), i, pos
+
+
+def _comment_rows(text: str, lang: str) -> set[int]:
+    """Rows inside a comment the parser finds (a licence's `Copyright (C) …` in a block
+    comment, with no leading `*`: a `)` dropped there breaks nothing)."""
+    out: set[int] = set()
+    stack = [parse(lang, text.encode()).root_node]
+    while stack:
+        node = stack.pop()
+        if "comment" in node.type:
+            out.update(range(node.start_point.row, node.end_point.row + 1))
+        else:
+            stack.extend(node.children)
+    return out
 
 
 def request(lang: str, path: str, text: str, row: int, col: int) -> list[dict[str, Any]]:
@@ -117,7 +134,7 @@ def main() -> None:
     for lang, files in code_real.samples(70).items():
         for name in sorted(random.Random(3).sample(files, min(args.per_lang, len(files)))):
             text = Path(name).read_text(errors="replace")
-            broken = breaks(text, rng)
+            broken = breaks(text, lang, rng)
             if broken is None:
                 continue
             text, row, col = broken
