@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import ctxpress
-from ctxpress.compressor.code.excerpt import error_rows, excerpt
-from ctxpress.compressor.code.languages import parse
+from ctxpress.compressor.code.excerpt import error_rows, excerpt, reads_as_source
+from ctxpress.compressor.code.languages import SPECS, clean_parse, parse
 
 HELPER = {
     "c": "int helper{i}(int x)\n{\n    int y = x * {i};\n    for (int j = 0; j < y; j++)\n"
@@ -233,3 +233,28 @@ def test_a_file_the_parser_wraps_whole_in_one_error_is_still_read_as_source() ->
     rows = out.split("\n")
     assert any(MARK["c"].match(r) for r in rows)  # cut by lines, each kept one the file's
     assert all(r in code.split("\n") or MARK["c"].match(r) for r in rows)
+
+
+def test_a_long_log_is_told_from_source_by_a_bounded_sample_of_its_paragraphs() -> None:
+    # 3,000 paragraphs: a sample is parsed, not each one (a log would cost one parse per
+    # blank line); the log is no source, the broken Rust file above still is
+    log = "".join(
+        f"test_case_{i} ... FAILED ({i} ms)\nE   assert {i} == 0\n\n" for i in range(3000)
+    )
+    calls: list[str] = []
+
+    def parses(text: str) -> bool:
+        calls.append(text)
+        return clean_parse("python", text.encode()) is not None
+
+    lines = log.split("\n")
+    functions = SPECS["python"].functions
+    assert not reads_as_source(parse("python", log.encode()), lines, functions, parses)
+    assert 0 < len(calls) <= 64
+    code = "".join(
+        f'#[test]\nfn case_{i}() {{\n    assert_eq!(parser("12{i}def"), Ok(("def", {i})));\n}}\n\n'
+        for i in range(3000)
+    ).replace('parser("125def"),', 'parser("125def",')
+    rust = code.split("\n")
+    check = lambda text: clean_parse("rust", text.encode()) is not None  # noqa: E731
+    assert reads_as_source(parse("rust", code.encode()), rust, SPECS["rust"].functions, check)
