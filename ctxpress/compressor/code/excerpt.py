@@ -37,6 +37,11 @@ def error_rows(tree: Any) -> list[int]:
     return sorted({node.start_point.row for node in _errors(tree)})
 
 
+# Paragraphs parsed at most to tell source from a log (evenly spaced beyond): a long log
+# would otherwise cost as many parses as it has blank lines.
+_PARAGRAPHS = 64
+
+
 def reads_as_source(
     tree: Any, lines: Sequence[str], functions: frozenset[str], parses: Callable[[str], bool]
 ) -> bool:
@@ -69,12 +74,7 @@ def reads_as_source(
         filled += n
         if n and parses("\n".join(lines[a:b])):
             clean += n
-    return clean >= filled / 4
-
-
-# Paragraphs parsed at most to tell source from a log (evenly spaced beyond): a long log
-# would otherwise cost as many parses as it has blank lines.
-_PARAGRAPHS = 64
+    return filled > 0 and clean >= filled / 4
 
 
 def _paragraphs(lines: Sequence[str]) -> Iterator[tuple[int, int]]:
