@@ -22,12 +22,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tree_sitter import Tree
+
 from ctxpress.compressor.code.excerpt import error_rows, excerpt, reads_as_source
 from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
 from ctxpress.compressor.code.focal import find_focal, used_elsewhere, users_elsewhere
 from ctxpress.compressor.code.languages import (
     SPECS,
-    available,
     candidates,
     clean_parse,
     detect,
@@ -35,7 +36,6 @@ from ctxpress.compressor.code.languages import (
     from_filename,
     from_tag,
     node_text,
-    parse,
     related,
 )
 from ctxpress.compressor.code.numbered import listing_span, renumber, strip_numbers
@@ -282,14 +282,13 @@ class CodeStage:
         if longest > _MINIFIED and 2 * longest > len(code):
             ctx.note(f"m{i}: {lang or 'code'} block left as is (minified: lines are kept whole)")
             return
-        found = detect(code, lang)
+        failed: dict[str, Tree] = {}
+        found = detect(code, lang, failed)
         if found is None:
             if lang:  # (a fence's tag always names one, or the block was skipped)
                 ctx.note(f"m{i}: {lang} block left as is (does not parse cleanly)")
-                try:
-                    tree = parse(lang, code.encode()) if available(lang) else None
-                except UnicodeEncodeError:
-                    tree = None  # lone surrogates (JSON allows them): no grammar reads it
+                # (none where the text is no UTF-8, lone surrogates: no grammar reads it)
+                tree = failed.get(lang)
                 lines = code.split("\n")
                 functions = SPECS[lang].functions
                 if tree is not None and reads_as_source(tree, lines, functions, _parser(lang)):

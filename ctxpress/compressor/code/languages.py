@@ -332,8 +332,12 @@ def clean_parse(name: str, source: bytes) -> Tree | None:
     return None if tree.root_node.has_error else tree
 
 
-def detect(code: str, hint: str | None = None) -> tuple[str, Tree] | None:
-    """Pick a grammar for ``code``: the hinted one (and its close relatives), else by trying."""
+def detect(
+    code: str, hint: str | None = None, failed: dict[str, Tree] | None = None
+) -> tuple[str, Tree] | None:
+    """Pick a grammar for ``code``: the hinted one (and its close relatives), else by trying.
+    ``failed`` receives the trees that did not parse cleanly (the caller may still read a
+    broken file's by lines: one parse of a long file spared)."""
     try:
         source = code.encode()
     except UnicodeEncodeError:
@@ -345,9 +349,11 @@ def detect(code: str, hint: str | None = None) -> tuple[str, Tree] | None:
         order = list(dict.fromkeys(n for c in candidates(code) for n in (c, *_FALLBACK.get(c, ()))))
     for name in order:
         if name and available(name):
-            tree = clean_parse(name, source)
-            if tree is not None:
+            tree = parse(name, source)
+            if not tree.root_node.has_error:
                 return name, tree
+            if failed is not None:
+                failed[name] = tree
     return None
 
 
