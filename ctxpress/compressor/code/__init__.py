@@ -120,7 +120,7 @@ class _Broken:
     tokens: int  # of the code as the message holds it
     lines: list[str]  # rows, line numbers and a fence's indent read off
     first_line: int
-    tree: Any
+    tree: Tree
 
 
 def _texts(msg: Message) -> list[tuple[int | None, str]]:

@@ -295,12 +295,15 @@ def tested(outline: Outline, prose: str) -> list[Unit]:
     """Definitions the failing tests ``prose`` reports are named after: whose name ends
     with the first words of the test's after `test` (``failing_tests``)."""
     out: list[Unit] = []
+    tests = failing_tests(prose)
+    if not tests:
+        return out  # (the common case: no name table built on every plan)
     names = [
         (u, [w.lower() for w in _SUBWORD.findall(u.label)])
         for u in outline.units
         if u.kind in ("func", "class") and u.label and not TEST_NAME.match(u.label)
     ]
-    for test in failing_tests(prose):
+    for test in tests:
         words = [w.lower() for w in _SUBWORD.findall(test)][1:]
         found = [
             u
