@@ -3,7 +3,11 @@
 For each module (``.py`` files of the running interpreter's stdlib; ``--tests`` adds the
 test packages), up to three top-level functions (first, middle, last) in turn become the
 focal symbol of a question; the code block goes through ``ctxpress.compress`` with
-budget = tokens(message without the code) + 0.25 x tokens(code). Checks:
+budget = tokens(message without the code) + 0.25 x tokens(code). ``--packages N`` does the
+same on N modules drawn (seeded) from the installed third-party packages, code nobody
+here wrote or tuned on, with methods (asked as `Class.method`) among the focal functions
+and names defined twice in a module left out (a question could not tell them apart).
+Checks:
 
 - every trimmed block parses (``ast.parse`` and tree-sitter, no ERROR / MISSING nodes);
 - pyflakes finds no undefined name inside the focal function that the original module
@@ -20,6 +24,7 @@ import argparse
 import ast
 import io
 import json
+import random
 import sysconfig
 import time
 from pathlib import Path
@@ -38,6 +43,7 @@ from ctxpress.tokens import get_counter
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "stdlib_trim.json"
+PACKAGES_RESULTS = ROOT / "benchmarks" / "results" / "packages_trim.json"
 F = 0.25
 SKIP_PARTS = {"site-packages", "dist-packages", "__pycache__"}
 TEST_PARTS = {"test", "tests", "idle_test", "lib2to3/tests"}
@@ -72,8 +78,32 @@ def modules(include_tests: bool) -> list[Path]:
     return out
 
 
-def focal_functions(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    funcs = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+def package_modules(n: int) -> list[Path]:
+    """``n`` modules of the installed third-party packages (not ctxpress), seeded."""
+    site = Path(sysconfig.get_paths()["purelib"])
+    paths = sorted(
+        p
+        for p in site.rglob("*.py")
+        if "ctxpress" not in p.relative_to(site).parts[0] and "__pycache__" not in p.parts
+    )
+    return sorted(random.Random(0).sample(paths, min(n, len(paths))))
+
+
+Func = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def focal_functions(tree: ast.Module, methods: bool = False) -> list[tuple[str, Func]]:
+    """Up to three (first, middle, last) of the top-level functions, with ``methods`` of
+    top-level classes too, as (the name a question uses, node)."""
+    funcs: list[tuple[str, Func]] = []
+    for n in tree.body:
+        if isinstance(n, Func):
+            funcs.append((n.name, n))
+        elif methods and isinstance(n, ast.ClassDef):
+            funcs.extend((f"{n.name}.{m.name}", m) for m in n.body if isinstance(m, Func))
+    if methods:  # a name defined twice (overloads, properties, branches) is no one symbol
+        seen = [n.name for n in ast.walk(tree) if isinstance(n, Func | ast.ClassDef)]
+        funcs = [(q, f) for q, f in funcs if seen.count(f.name) == 1]
     if len(funcs) <= 3:
         return funcs
     return [funcs[0], funcs[len(funcs) // 2], funcs[-1]]
@@ -89,10 +119,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--limit", type=int, default=0, help="only the first N modules")
     ap.add_argument("--tests", action="store_true", help="include the stdlib test packages")
-    ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument(
+        "--packages", type=int, default=0, help="N modules of installed packages, not the stdlib"
+    )
+    ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
+    args.out = args.out or (PACKAGES_RESULTS if args.packages else RESULTS)
     counter = get_counter(None, ctxpress.Config())
-    paths = modules(args.tests)
+    paths = package_modules(args.packages) if args.packages else modules(args.tests)
+    root = Path(sysconfig.get_paths()["purelib" if args.packages else "stdlib"])
     if args.limit:
         paths = paths[: args.limit]
     stats = {
@@ -117,7 +152,7 @@ def main() -> None:
         except (UnicodeDecodeError, SyntaxError, ValueError):
             stats["modules_skipped"] += 1
             continue
-        funcs = focal_functions(tree)
+        funcs = focal_functions(tree, methods=bool(args.packages))
         if not funcs:
             continue
         stats["modules"] += 1
@@ -128,7 +163,7 @@ def main() -> None:
             stats["modules_skipped"] += 1
             continue
         outline = build_outline("python", code, ts_tree)
-        focus, _ = extract_focus(f"Explain `{funcs[0].name}`.")
+        focus, _ = extract_focus(f"Explain `{funcs[0][0]}`.")
         budget_code = int(F * counter.text(code))
         result = trim_outline(outline, focus, budget_code, counter.text)
         clean_parse("python", result.code.encode())
@@ -136,10 +171,10 @@ def main() -> None:
         trim_bytes += len(code.encode())
         original_undefined = {name for _, name in undefined_names(code)}
         fence = fence_for(code)
-        for func in funcs:
+        for name, func in funcs:
             stats["cases"] += 1
-            rel = path.relative_to(Path(sysconfig.get_paths()["stdlib"]))
-            question = f"What does `{func.name}` do, and how would you test it?"
+            rel = path.relative_to(root)
+            question = f"What does `{name}` do, and how would you test it?"
             empty = [
                 {
                     "role": "user",
@@ -165,7 +200,7 @@ def main() -> None:
             stats["parse_ok"] += int(ok_ts)
             stats["ast_ok"] += int(ok_ast)
             if not (ok_ts and ok_ast):
-                failures.append({"module": str(rel), "focal": func.name, "problem": "parse"})
+                failures.append({"module": str(rel), "focal": name, "problem": "parse"})
                 continue
             # the focal function's lines in the output
             out_lines = out.split("\n")
@@ -173,7 +208,7 @@ def main() -> None:
             try:
                 first = out_lines.index(header) + 1
             except ValueError:
-                failures.append({"module": str(rel), "focal": func.name, "problem": "focal lost"})
+                failures.append({"module": str(rel), "focal": name, "problem": "focal lost"})
                 continue
             last = first + (func.end_lineno or func.lineno) - func.lineno
             bad = sorted(
@@ -186,9 +221,10 @@ def main() -> None:
             if bad:
                 stats["undefined"] += len(bad)
                 stats["cases_with_undefined"] += 1
-                failures.append({"module": str(rel), "focal": func.name, "undefined": bad})
+                failures.append({"module": str(rel), "focal": name, "undefined": bad})
     mb = trim_bytes / 1e6
     summary = {
+        "source": f"{args.packages} modules of installed packages" if args.packages else "stdlib",
         **stats,
         "parse_share": stats["parse_ok"] / max(1, stats["cases"]),
         "ast_share": stats["ast_ok"] / max(1, stats["cases"]),

@@ -2935,3 +2935,128 @@ def test_a_namesake_of_the_stub_in_another_class_is_kept_only_where_the_stub_del
     if not delegates:  # its room goes to the stub's own helpers
         assert all(f"    def _{n}(self, key, n=1):" in lines for n in ("bump", "drop", "mod"))
     assert not res.over_budget
+
+
+# A focal function whose names are bound in forms the trimmer once missed, and a line of
+# what binds each (found trimming random functions of installed packages).
+BOUND_ELSEWHERE = {
+    # an annotation naming a class defined later: valid only under the future import
+    "future-import": (
+        "from __future__ import annotations\n\nimport os\n\n\n",
+        "def focal(kind: Kind) -> str:\n    return os.sep + kind.value\n\n\n",
+        "class Kind:\n    value = 'k'\n",
+        "from __future__ import annotations",
+    ),
+    # Python binds what JavaScript reserves: `default` is a name here
+    "import-alias-default": (
+        "from . import default_hooks as default\n\n\n",
+        "def focal(x):\n    return default.run(x)\n\n\n",
+        "",
+        "from . import default_hooks as default",
+    ),
+    # a call only inside the parts of an implicitly joined f-string (beside a table the
+    # function reads that fills the budget alone: nothing else is kept but what it uses)
+    "joined-f-strings": (
+        "import html\n\nTABLE = {\n"
+        + "".join(f"    'key{i}': 'value number {i}',\n" for i in range(120))
+        + "}\n\n\n",
+        "def focal(item):\n    return (\n        f'<b>{html.escape(TABLE[item])}</b>: '\n"
+        "        f'{size_of(item)} bytes'\n    )\n\n\n",
+        "def size_of(item):\n"
+        + "".join(f"    item = item.replace('{i}', '{i + 1}')\n" for i in range(40))
+        + "    return len(item) * 3 // 4\n",
+        "def size_of(item):",
+    ),
+    # a type `cast` names in a string, imported only for type checkers (in a function
+    # longer than the budget: nothing but what it uses is kept beside it)
+    "cast-string": (
+        "from typing import TYPE_CHECKING, cast\n\nif TYPE_CHECKING:\n"
+        "    from typing import TypeGuard\n\n\n",
+        "def focal(check):\n"
+        + "".join(f"    check = check * {i} + {i + 1}\n" for i in range(80))
+        + "    return cast('TypeGuard[int]', check)\n\n\n",
+        "",
+        "    from typing import TypeGuard",
+    ),
+    # a class defined inside a module-level `with` block
+    "class-in-with": (
+        "import warnings\n\nwith warnings.catch_warnings():\n"
+        "    class Legacy(dict):\n        pass\n\n\n",
+        "def focal():\n    return Legacy(a=1)\n\n\n",
+        "",
+        "    class Legacy(dict):",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOUND_ELSEWHERE))
+def test_every_name_the_focal_function_uses_stays_bound(case: str) -> None:
+    from pyflakes.api import check
+    from pyflakes.messages import UndefinedName
+    from pyflakes.reporter import Reporter
+
+    head, focal, tail, binding = BOUND_ELSEWHERE[case]
+    others = _fill("python", 30).replace("helper", "other")
+    code = head + _fill("python", 30) + focal + others + tail
+    out, _ = _send("Why does `focal` fail?", "python", code, 0.1)
+    assert out != code and "def focal(" in out
+    assert binding in out.split("\n")
+    undefined: list[str] = []
+
+    class Collect(Reporter):
+        def flake(self, message: object) -> None:
+            if isinstance(message, UndefinedName):
+                undefined.append(str(message))
+
+    check(out, "<trimmed>", Collect(None, None))
+    assert undefined == []
+
+
+def test_a_definition_the_prose_names_in_a_plain_word_is_kept_before_the_map() -> None:
+    # (what it calls is small: whole, those would take the budget before its signature)
+    body = "".join(f"        total += helper{i % 20}(self.weights[{i}], {i})\n" for i in range(40))
+    code = (
+        _fill("python", 20)
+        + "class Bridge:\n    def __init__(self, weights):\n        self.weights = weights\n\n"
+        + "    def push(self, prefix=''):\n        total = 0\n"
+        + body
+        + "        return prefix + str(total)\n\n"
+        + "    def start(self):\n        return self.push('x')\n\n\n"
+        + _fill("python", 20).replace("helper", "other")
+    )
+    out, _ = _send("Explain push.", "python", code, 0.1)
+    assert out != code
+    assert "    def push(self, prefix=''):" in out.split("\n")
+    # where nothing names a definition, the map stays the same
+    unnamed, _ = _send("Explain this file.", "python", code, 0.1)
+    assert "    def push(self, prefix=''):" not in unnamed.split("\n")
+    assert "def helper0(a, b):" in unnamed.split("\n")
+
+
+def test_the_base_a_kept_class_header_names_stays_imported_where_it_fits() -> None:
+    methods = "".join(
+        f"    def step{i}(self, x):\n        y = x * {i}\n        return self.scale * y\n\n"
+        for i in range(12)
+    )
+    code = (
+        "import os\n\nfrom .distributions import TransformedDistribution\n\n\n"
+        + _fill("python", 20)
+        + "class Gumbel(TransformedDistribution):\n"
+        + methods
+        + "    def log_prob(self, value):\n        return os.sep + value\n\n\n"
+        + _fill("python", 20).replace("helper", "other")
+    )
+    out, _ = _send("Why does `Gumbel.log_prob` fail?", "python", code, 0.3)
+    assert out != code
+    assert "class Gumbel(TransformedDistribution):" in out.split("\n")
+    assert "from .distributions import TransformedDistribution" in out.split("\n")
+
+
+def test_an_import_the_focal_code_needs_comes_without_the_licence_above_it() -> None:
+    licence = "# SPDX-License-Identifier: MIT\n# Copyright (C) 2022 The Authors of this file\n"
+    code = (
+        licence + "import os\n\n\n" + _fill("python", 30) + "def focal(p):\n    return os.sep + p\n"
+    )
+    out, _ = _send("Why does `focal` fail?", "python", code, 0.1)
+    assert out != code and "import os" in out.split("\n")
+    assert "SPDX" not in out

@@ -30,6 +30,8 @@ from ctxpress.compressor.code.prose import failing_tests
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
+_FUTURE = re.compile(r"\s*from\s+__future__\s+import\b")
+_TYPE_CHECKING = re.compile(r"\s*if\s+(typing\.|t\.)?TYPE_CHECKING\s*:")
 # titled tests the prose names, at most, to be focal (more: a run's listing)
 _TESTS_MAX = 4
 
@@ -46,6 +48,7 @@ def find_focal(
             seeds[u] = d
 
     named: list[Unit] = []
+    said: list[Unit] = []  # named by a plain word of the prose (`Explain push.`)
     for unit in outline.units:
         if unit.kind in ("stmt", "import") and focus.strong.intersection(unit.defs):
             # `QueryObserver.staleTimeoutId`: that class's field is what is asked about
@@ -62,6 +65,7 @@ def find_focal(
             named.append(unit)
         elif name in focus.weak and len(name) > 2:
             seed(unit, 2.0)
+            said.append(unit)
     # `C.run` names one of the `run`s: its namesakes in other types are context
     exact = [u for u in named if (u.owner or "", u.name) in focus.qualified]
     if exact:
@@ -204,6 +208,11 @@ def find_focal(
     # like its constructor (Java, C++) is what the name asks about: kept whole where it
     # fits, else opened around the constructor like any long focal class.
     focal = [u for u, d in seeds.items() if d == 0.0]
+    # Nothing focal, and a few definitions the prose names in plain words: the best guess
+    # at what it asks about; kept early (whole, else their signatures), not forced.
+    if not focal and 0 < len(said) <= _SAID_MAX:
+        for u in said:
+            seed(u, 1.0)
     for f in focal:
         for p in ancestors(f):
             if p in seeds and (
@@ -283,6 +292,8 @@ def _users_elsewhere(outline: Outline, focus: Focus) -> list[Unit]:
 
 # Seed distance of code that uses another pasted file's focal code, and how many at most.
 _USER_ELSEWHERE, _USERS_ELSEWHERE = 1.5, 4
+# Definitions a plain word of the prose names, at most, to be asked about when none is focal.
+_SAID_MAX = 3
 
 
 # A test function's name: `test_parse`, `TestParse`, `testParse`, `parse_test`.
@@ -678,6 +689,26 @@ def predicted(
     return out
 
 
+def _forward_annotated(outline: Outline, f: Unit) -> bool:
+    """Whether the header of ``f`` names what is not bound yet where it runs: a class of
+    its own or defined after it, or an import only type checkers see."""
+    head = "\n".join(outline.lines[f.start : max(f.start, f.head_end) + 1])
+    own = {p.name for p in ancestors(f) if p.kind == "class"}
+    for w in set(IDENT.findall(head)):
+        defs = [u for u in outline.top.get(w, ()) if u is not f]
+        if w in own or (
+            defs and all(d.start > f.start or _checking_only(outline, d) for d in defs)
+        ):
+            return True
+    return False
+
+
+def _checking_only(outline: Outline, u: Unit) -> bool:
+    return any(
+        _TYPE_CHECKING.match(outline.lines[p.start]) for p in ancestors(u) if p.kind == "block"
+    )
+
+
 def required(
     outline: Outline, focal: list[Unit], shown: dict[Unit, frozenset[str]] | None = None
 ) -> list[tuple[Unit, bool]]:
@@ -693,6 +724,11 @@ def required(
     enclosing = {p for f in focal for p in ancestors(f)}
     ts = outline.lang in ("typescript", "tsx")
     out: dict[Unit, bool] = {}
+    if outline.spec.python and any(_forward_annotated(outline, f) for f in focal):
+        # without `from __future__ import annotations` such an annotation fails when run
+        for u in outline.units:
+            if u.kind == "import" and u.owner is None and _FUTURE.match(outline.lines[u.start]):
+                out[u] = False
     if focal:
         # names a wildcard import brings in cannot be traced: keep those imports in
         # scope of the focal code (Python: the module; elsewhere not in another `mod` or

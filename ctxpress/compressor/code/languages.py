@@ -64,7 +64,9 @@ SPECS: dict[str, LangSpec] = {
         "tree_sitter_python",
         python=True,
         functions=frozenset({"function_definition"}),
-        containers=frozenset({"class_definition", "if_statement", "try_statement"}),
+        containers=frozenset(
+            {"class_definition", "if_statement", "try_statement", "with_statement"}
+        ),
         wrappers=frozenset({"decorated_definition"}),
         imports=frozenset({"import_statement", "import_from_statement", "future_import_statement"}),
         self_words=("self", "cls"),

@@ -125,6 +125,8 @@ _IMPORT_WORDS = frozenset(
         "extern",
     }
 )
+# (in Python the others are names: `from . import default_hooks as default`)
+_PY_IMPORT_WORDS = frozenset({"import", "from", "as"})
 _NAME_TYPES = frozenset(
     {
         "identifier",
@@ -961,7 +963,8 @@ class _Builder:
         if ctype in spec.imports or node.type in spec.imports:
             unit.kind = "import"
             words = IDENT.findall(node_text(node))
-            unit.defs = tuple(dict.fromkeys(w for w in words if w not in _IMPORT_WORDS))
+            skip = _PY_IMPORT_WORDS if self.spec.python else _IMPORT_WORDS
+            unit.defs = tuple(dict.fromkeys(w for w in words if w not in skip))
             return unit
         if _requires(node):
             unit.kind, unit.defs = "import", tuple(dict.fromkeys(decl_names(node)))
@@ -1016,6 +1019,7 @@ class _Builder:
                 in (
                     "if_statement",
                     "try_statement",
+                    "with_statement",
                     "namespace_definition",
                     "linkage_specification",
                     "mod_item",
@@ -1271,10 +1275,24 @@ _PROSE_NODE = re.compile(r"comment|string|char_literal|text_block")
 _CODE_IN_STRING = frozenset({"interpolation", "template_substitution", "string_interpolation"})
 
 
+def _cast_type(node: Any) -> bool:
+    """Whether ``node`` is the type a Python ``cast("T", x)`` names in a string: code."""
+    args = node.parent
+    if node.type != "string" or args is None or args.type != "argument_list":
+        return False
+    call = args.parent
+    fn = call.child_by_field_name("function") if call is not None else None
+    return (
+        fn is not None
+        and node_text(fn).rsplit(".", 1)[-1] == "cast"
+        and args.named_children[0] == node
+    )
+
+
 def _split(outline: Outline, first: int, last: int) -> tuple[str, str]:
     """Rows ``first`` to ``last`` twice: with their comments and string literals blanked
     (code), and with all else blanked (prose). What a string interpolates is code, and so
-    is a string in a Python type annotation (``x: "Client"``)."""
+    is a string in a Python type annotation (``x: "Client"``, ``cast("Client", x)``)."""
     rows = [line.encode() for line in outline.lines[first : last + 1]]
     offset = list(itertools.accumulate((len(r) + 1 for r in rows), initial=0))
     source = b"\n".join(rows)
@@ -1287,19 +1305,26 @@ def _split(outline: Outline, first: int, last: int) -> tuple[str, str]:
             return 0
         return len(code) if row > last else min(len(code), offset[row - first] + col)
 
+    def interpolated(node: Any) -> None:
+        # (at any depth: the parts of `f"{a}" f"{b}"` are strings in a string)
+        for inner in node.children:
+            if inner.type in _CODE_IN_STRING:
+                a, b = at(inner.start_point), at(inner.end_point)
+                code[a:b], prose[a:b] = source[a:b], b" " * (b - a)
+            else:
+                interpolated(inner)
+
     def walk(node: Any, annotation: bool) -> None:
         for child in node.children:
             if child.end_point[0] < first or child.start_point[0] > last:
                 continue
-            if _PROSE_NODE.search(child.type) and not annotation:
+            typed = annotation or child.type == "type" or _cast_type(child)
+            if _PROSE_NODE.search(child.type) and not typed:
                 a, b = at(child.start_point), at(child.end_point)
                 code[a:b], prose[a:b] = b" " * (b - a), source[a:b]
-                for inner in child.children:
-                    if inner.type in _CODE_IN_STRING:
-                        a, b = at(inner.start_point), at(inner.end_point)
-                        code[a:b], prose[a:b] = source[a:b], b" " * (b - a)
+                interpolated(child)
             else:
-                walk(child, annotation or child.type == "type")
+                walk(child, typed)
 
     if outline.tree is not None:
         walk(outline.tree.root_node, False)

@@ -38,6 +38,8 @@ from ctxpress.compressor.code.outline import (
     Focus,
     Outline,
     Unit,
+    ancestors,
+    code_names,
     decl_names,
     doc_text,
     end_row,
@@ -741,6 +743,8 @@ def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[U
 _CALL_STEP, _CALL_MAX = 0.1, 0.5
 # A definition the prose names besides the focal one ranks as if this many times smaller.
 _NAMED_SIZE = 4
+# Distance of what the header of a class around a focal unit names (a base, a decorator).
+_HEADER_USE = 2.5
 # Tokens of size that cost as much rank as a 1.0 step of distance, with little of the file
 # in the budget; with a share ``s`` of it in, ``_SIZE_TOKENS / (1 - s)``.
 _SIZE_TOKENS = 400
@@ -877,6 +881,10 @@ def plan_modes(
     # Every module-level name a focal body uses stays defined: a statement whole where
     # it fits, else (as a function or class always) the least that still defines it.
     for u, body in needed:
+        if u.kind == "import" and u.first < u.start:
+            # (its leading comment is a licence or a section title more often than not)
+            plan.try_mode(u, BARE, budget, force=True)
+            continue
         if u.kind not in ("func", "class") and plan.try_mode(u, FULL, budget):
             continue
         for m in (SIG, PART, FULL):
@@ -996,6 +1004,14 @@ def trim_outline(
         for u in sorted(callers, key=lambda u: abs(u.order - s.order))[:_USERS_MAX]:
             if named[s] + _USER_COST < dist.get(u, 99.0):
                 dist[u] = named[s] + _USER_COST
+    # The headers of the classes around a focal unit are kept with it: what their bases
+    # and decorators name (`class Gumbel(TransformedDistribution)`), ranked, not forced.
+    enclosing = {p for f in focal for p in ancestors(f)}
+    for p in enclosing:
+        for w in code_names(outline, p) if p.kind == "class" else ():
+            for u in outline.top.get(w, ()):
+                if u not in enclosing and dist.get(u, 99.0) > _HEADER_USE:
+                    dist[u] = _HEADER_USE
     partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
     # the words a focal unit cut to a part shows: what it uses of the rest is only in them
