@@ -3060,3 +3060,25 @@ def test_an_import_the_focal_code_needs_comes_without_the_licence_above_it() -> 
     out, _ = _send("Why does `focal` fail?", "python", code, 0.1)
     assert out != code and "import os" in out.split("\n")
     assert "SPDX" not in out
+
+
+@pytest.mark.parametrize(
+    ("binding", "use"),
+    [
+        # a call spread into an object: `...` is no member access
+        ("function format(m) {\n  return { kind: m };\n}\n", "...format(m)"),
+        # an empty table filled in later statements: short, though it cannot collapse
+        ("var tags = {};\n", "...tags[m]"),
+    ],
+)
+def test_a_javascript_name_the_focal_function_uses_stays_defined(binding: str, use: str) -> None:
+    # (the focal function alone overruns the budget: nothing but what it uses is kept)
+    lines = "".join(f"  out.v{i} = m * {i} + 1;\n" for i in range(80))
+    code = (
+        binding
+        + _fill("js-module", 30)
+        + f"export function focal(m) {{\n  const out = {{ {use} }};\n{lines}  return out;\n}}\n"
+    )
+    out, _ = _send("Why does `focal` fail?", "js", code, 0.1)
+    assert out != code and "export function focal(m) {" in out
+    assert binding.split("\n")[0] in out.split("\n")

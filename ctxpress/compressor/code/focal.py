@@ -31,6 +31,8 @@ from ctxpress.compressor.code.prose import failing_tests
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
 _FUTURE = re.compile(r"\s*from\s+__future__\s+import\b")
+# Rows of a definition short enough to keep whole where it cannot collapse.
+_SHORT_ROWS = 3
 _TYPE_CHECKING = re.compile(r"\s*if\s+(typing\.|t\.)?TYPE_CHECKING\s*:")
 # titled tests the prose names, at most, to be focal (more: a run's listing)
 _TESTS_MAX = 4
@@ -753,7 +755,8 @@ def required(
         if shown and f in shown:
             names &= shown[f]
         for w in sorted(names - own):
-            # a named block (`const table = { … }`) stays too, collapsed
+            # a named block (`const table = { … }`) stays too, collapsed (or whole where it
+            # cannot collapse and is short: `var tags = {};`)
             cands = [
                 u
                 for u in outline.top.get(w, ())
@@ -761,7 +764,7 @@ def required(
                 and u not in enclosing
                 and in_scope(u, f)  # not another test's local
                 and not u.literal  # `{ test() {…} }` binds no `test`
-                and (u.kind != "block" or u.collapsible)
+                and (u.kind != "block" or u.collapsible or u.last - u.start < _SHORT_ROWS)
             ]
             real = [u for u in cands if not u.abstract] or cands
             if len(real) > 1 and all(u.kind in ("func", "class") and w in u.defs for u in real):

@@ -53,7 +53,8 @@ def _operator_of(node: Any) -> str:
     return operator_name(m.group(1)) if m else "operator"
 
 
-_BARE = re.compile(r"(?<![\w$.])(?<!->)(?<!::)(?:[^\W\d]|\$)[\w$]*")
+# (after two dots a name is bare again: a spread `...rest`, a Rust range `0..len`)
+_BARE = re.compile(r"(?:(?<=\.\.)|(?<![\w$.]))(?<!->)(?<!::)(?:[^\W\d]|\$)[\w$]*")
 # ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``), read
 # overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get);
 # a name is read from its first letter only and never given back (linear in the text)
