@@ -31,7 +31,7 @@ from ctxpress.compressor.code.prose import failing_tests
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
 _FUTURE = re.compile(r"\s*from\s+__future__\s+import\b")
-# Rows of a definition short enough to keep whole where it cannot collapse.
+# Rows of a definition short enough to take whole (a candidate; kept where it cannot collapse).
 _SHORT_ROWS = 3
 _TYPE_CHECKING = re.compile(r"\s*if\s+(typing\.|t\.)?TYPE_CHECKING\s*:")
 # titled tests the prose names, at most, to be focal (more: a run's listing)
@@ -670,7 +670,10 @@ def predicted(
         if lex > 0:
             put(u, 1.4 + 0.8 * (1 - lex) + (0.3 if u.owner else 0.0))
         elif (
-            (u.kind == "stmt" or u.commonjs) and u.owner is None and u.last - u.start < 3 and u.defs
+            (u.kind == "stmt" or u.commonjs)
+            and u.owner is None
+            and u.last - u.start < _SHORT_ROWS
+            and u.defs
         ):
             put(u, 1.8)
     # A module-level function's helpers are those its sibling functions lean on, as a

@@ -1278,8 +1278,10 @@ _CODE_IN_STRING = frozenset({"interpolation", "template_substitution", "string_i
 
 def _cast_type(node: Any) -> bool:
     """Whether ``node`` is the type a Python ``cast("T", x)`` names in a string: code."""
+    if node.type != "string":  # (first: reading a parent costs a walk from the root)
+        return False
     args = node.parent
-    if node.type != "string" or args is None or args.type != "argument_list":
+    if args is None or args.type != "argument_list":
         return False
     call = args.parent
     fn = call.child_by_field_name("function") if call is not None else None
