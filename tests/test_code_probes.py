@@ -3082,3 +3082,68 @@ def test_a_javascript_name_the_focal_function_uses_stays_defined(binding: str, u
     out, _ = _send("Why does `focal` fail?", "js", code, 0.1)
     assert out != code and "export function focal(m) {" in out
     assert binding.split("\n")[0] in out.split("\n")
+
+
+# (tag, code, focal name, lines the trimmed block must keep): what the focal code uses that
+# lives where `required` did not look before (found by each language's compiler over
+# trimmed files: javac "cannot find symbol", rustc E0425 / E0422, gcc "undeclared")
+USED_ELSEWHERE = {
+    # Java: the package (same-package names resolve through it), the fields and sibling
+    # methods a method names bare, the import of the base its class header names
+    "java-members": (
+        "java",
+        "package org.acme.text;\n\nimport java.util.List;\nimport org.acme.base.Buffer;\n\n"
+        "public class Lines extends Buffer {\n"
+        "    private final String[] fArray;\n\n    private int fLength;\n\n"
+        + _fill("java", 20)
+        + "    public String item(int index) {\n        if (index >= fLength) {\n"
+        "            reset(index);\n        }\n        return fArray[index];\n    }\n\n"
+        "    void reset(int at) {\n        fLength = at;\n    }\n}\n",
+        "item",
+        [
+            "package org.acme.text;",
+            "import org.acme.base.Buffer;",
+            "    private final String[] fArray;",
+            "    private int fLength;",
+            "    void reset(int at) {",
+        ],
+    ),
+    # Rust: a struct and a function of one name live in two namespaces; a static a
+    # `thread_local!` block declares
+    "rust-namespaces": (
+        "rust",
+        "use std::cell::RefCell;\n\npub struct Lifetime {\n    pub ident: u32,\n}\n\n"
+        "thread_local! {\n    static CACHE: RefCell<u32> = RefCell::new(0);\n}\n\n"
+        + _fill("rust", 20)
+        + "pub fn fresh(i: u32) -> Lifetime {\n    CACHE.with(|c| *c.borrow_mut() += i);\n"
+        "    Lifetime { ident: i }\n}\n\n"
+        "#[allow(non_snake_case)]\npub fn Lifetime(marker: u32) -> u32 {\n    marker\n}\n",
+        "fresh",
+        [
+            "pub struct Lifetime {",
+            "    pub ident: u32,",
+            "    static CACHE: RefCell<u32> = RefCell::new(0);",
+        ],
+    ),
+    # C: `NULL`, `stderr` and a header's macros come from includes, which name nothing
+    # (and the macros defined before them configure them)
+    "c-includes": (
+        "c",
+        '#define _GNU_SOURCE\n#include <stdio.h>\n#include "config.h"\n#ifdef HAVE_STRING_H\n'
+        "#include <string.h>\n"
+        "#endif\n\n" + _fill("c", 20) + "void report(const char *msg)\n{\n"
+        '    if (msg == NULL)\n        return;\n    fprintf(stderr, "%s: %d\\n", msg, LEVEL);\n}\n',
+        "report",
+        ["#define _GNU_SOURCE", "#include <stdio.h>", '#include "config.h"', "#include <string.h>"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(USED_ELSEWHERE))
+def test_what_a_focal_function_uses_beyond_module_names_stays_defined(case: str) -> None:
+    tag, code, name, lines = USED_ELSEWHERE[case]
+    assert clean_parse(tag, code.encode()) is not None, "fixture must parse"
+    out, _ = _send(f"Why does `{name}` return the wrong value?", tag, code, 0.15)
+    assert out != code and clean_parse(tag, out.encode()) is not None, out
+    kept = out.split("\n")
+    assert [line for line in lines if line not in kept] == [], out

@@ -30,6 +30,8 @@ from ctxpress.compressor.code.prose import failing_tests
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
+_INCLUDE = re.compile(r"\s*#\s*include\b|\s*using\s+namespace\b")
+_DEFINE = re.compile(r"\s*#\s*(define|undef)\b")
 _FUTURE = re.compile(r"\s*from\s+__future__\s+import\b")
 # Rows of a definition short enough to take whole (a candidate; kept where it cannot collapse).
 _SHORT_ROWS = 3
@@ -714,6 +716,35 @@ def _checking_only(outline: Outline, u: Unit) -> bool:
     )
 
 
+def included(outline: Outline, focal: list[Unit]) -> list[Unit]:
+    """The C / C++ includes (and `using namespace`) a focal function with a body may draw
+    names from (`NULL`, `stderr`, a header's macros: what an include brings in cannot be
+    traced), and the macros defined before the last of them, which configure them
+    (`#define _GNU_SOURCE`, `#define DEFINE_TABLE` before the header that then defines
+    the table). Not forced as needed names are: the code reads the same without them, and
+    there may be dozens; ranked right after what the function calls."""
+    if not any(not f.empty for f in focal):
+        return []  # a stub still to be written uses nothing yet
+    out = [
+        u
+        for u in outline.units
+        if u.kind == "import"
+        and _INCLUDE.match(outline.lines[u.start])
+        and all(a.kind in ("root", "block") for a in ancestors(u))  # under `#if`s at most
+    ]
+    last = max((u.start for u in out), default=-1)
+    out += [
+        u
+        for u in outline.units
+        if u.start < last and u.kind == "stmt" and _DEFINE.match(outline.lines[u.start])
+    ]
+    return sorted(out, key=lambda u: u.order)
+
+
+# Overloads of one member name kept for a focal method that calls it, at most.
+_OVERLOADS = 4
+
+
 def required(
     outline: Outline, focal: list[Unit], shown: dict[Unit, frozenset[str]] | None = None
 ) -> list[tuple[Unit, bool]]:
@@ -748,6 +779,15 @@ def required(
                 and not _NAMESPACE_IMPORT.search(outline.lines[u.last])
             ):
                 out[u] = False
+    # the imports of what the headers of the classes around them name (`extends Base`),
+    # where bare names in a method may be members it inherits (Java, C++): those headers
+    # stay with the focal code, and an import is a line (in Python they are ranked)
+    for p in enclosing if outline.spec.implicit_this else ():
+        # (not its own name: `namespace spdlog` names no base)
+        for w in code_names(outline, p) - set(p.defs) if p.kind == "class" else ():
+            for u in outline.top.get(w, ()):
+                if u.kind == "import" and not _INCLUDE.match(outline.lines[u.start]):
+                    out[u] = False  # (an include's words are its path: ranked, `included`)
     for f in focal:
         # a module-level function's own name is bound by it (not by its overload stubs);
         # a method's name binds nothing at module level
@@ -771,9 +811,33 @@ def required(
             ]
             real = [u for u in cands if not u.abstract] or cands
             if len(real) > 1 and all(u.kind in ("func", "class") and w in u.defs for u in real):
-                real = real[-1:]  # variants of one definition (`#ifdef`, `#[cfg]`): one will do
+                # variants of one definition (`#ifdef`, `#[cfg]`): one will do, of each kind
+                # (Rust's `struct Lifetime` and `fn Lifetime` live in two namespaces)
+                real = list({u.kind: u for u in real}.values())
             for u in real:
                 if ts and _TS_TYPE.match(outline.lines[u.start]):
                     continue  # a TypeScript type: the code is valid without it, so it is ranked
                 out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
+        if outline.spec.implicit_this:
+            for u in _members_used(outline, f, names | refs(outline, f)[1]):
+                out.setdefault(u, False)
     return list(out.items())
+
+
+def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit]:
+    """Members of the classes around ``f`` (or their in-file bases) that its bare names
+    (Java, C++: `count`, `reset()`) or `this.` name: its fields and sibling methods,
+    which in these languages are what module-level names are elsewhere."""
+    owners = [p.scope for p in ancestors(f) if p.kind == "class" and p.scope]
+    if f.owner and f.owner not in owners:
+        owners.insert(0, f.owner)  # a C++ method defined outside its class
+    for o in list(owners):
+        owners.extend(b for b in outline.bases.get(o, ()) if b not in owners)
+    out: list[Unit] = []
+    for w in sorted(names):
+        for o in owners:
+            found = [u for u in outline.members.get((o, w), ()) if u is not f and not u.literal]
+            if found:
+                out.extend(found[:_OVERLOADS])
+                break
+    return out

@@ -465,11 +465,16 @@ _CGO_IMPORT = re.compile(r'import\s+"C"\s*$')
 _GO_CONSTRAINT = re.compile(r"//(?:go:build |\s*\+build )")
 
 
+_MACRO_STATIC = re.compile(r"\bstatic\s+(?:ref\s+)?(?:mut\s+)?([A-Za-z_]\w*)\s*:")
+
+
 def decl_names(node: Any, depth: int = 0) -> list[str]:
     """The names a declaration or assignment node binds (`const a = …`, `int *p, q;`)."""
     out: list[str] = []
     if depth > 5:
         return out
+    if node.type == "macro_invocation":  # Rust `thread_local! { static X: … }`, lazy_static!
+        return _MACRO_STATIC.findall(node_text(node))
     if node.type == "type_alias_statement":  # `type Pair[T] = …` binds `Pair`, not `T`
         left = node.child_by_field_name("left")
         return IDENT.findall(node_text(left))[:1] if left is not None else out

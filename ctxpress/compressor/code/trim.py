@@ -26,6 +26,7 @@ from ctxpress.compressor.code.cases import cases_cut
 from ctxpress.compressor.code.focal import (
     TEST_NAME,
     find_focal,
+    included,
     nested_definitions,
     prose_words,
     required,
@@ -910,6 +911,9 @@ def _text(outline: Outline, u: Unit) -> str:
     return "\n".join(outline.lines[u.start : u.last + 1])
 
 
+# Distance of the includes a focal C / C++ function may draw names from: after what it
+# calls directly (1.0), before what those call.
+_INCLUDED = 1.5
 # Distance from a named definition to a unit that uses it: a callee is 1, a member call
 # through an untyped receiver 3; a caller is context after both.
 _USER_COST = 3.5
@@ -1013,6 +1017,8 @@ def trim_outline(
                 if u not in enclosing and dist.get(u, 99.0) > _HEADER_USE:
                     dist[u] = _HEADER_USE
     partial = partial_bodies(outline, focal, costs)
+    for u in included(outline, focal):
+        dist[u] = min(dist.get(u, 99.0), _INCLUDED)
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
     # the words a focal unit cut to a part shows: what it uses of the rest is only in them
     shown = {u: frozenset(IDENT.findall("\n".join(rows))) for u, rows in around.items()}
