@@ -3147,3 +3147,31 @@ def test_what_a_focal_function_uses_beyond_module_names_stays_defined(case: str)
     assert out != code and clean_parse(tag, out.encode()) is not None, out
     kept = out.split("\n")
     assert [line for line in lines if line not in kept] == [], out
+
+
+def test_a_java_stub_still_to_be_written_forces_nothing_past_the_budget() -> None:
+    # a body uses its package's names, inherited members and fields; a stub uses nothing
+    # yet: the package line, the base's import and the fields are ranked, not forced
+    head = "public class GalleryPathVO extends PathBase {\n"
+    stub = (
+        "    public String getGalleryPath(String galleryPath) {\n"
+        "        // TODO: implement\n    }\n"
+    )
+    code = (
+        "package org.apache.cordova.camera.gallery.paths;\n\n"
+        "import org.apache.cordova.camera.base.PathBase;\n\n"
+        + head
+        + "    private final String galleryPath;\n    private String picturesDirectory;\n\n"
+        + _fill("java", 12)
+        + stub
+        + "}\n"
+    )
+    assert clean_parse("java", code.encode()) is not None, "fixture must parse"
+    ask = "Implement `getGalleryPath`."
+    least = [{"role": "user", "content": f"```java\n{head}{stub}}}\n```\n{ask}"}]
+    budget = ctxpress.count_tokens(least) + 6
+    msgs = [{"role": "user", "content": f"```java\n{code}```\n{ask}"}]
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = res.messages[0]["content"]
+    assert stub in text and head in text, text
+    assert res.tokens_after <= budget, (res.tokens_after, budget, text)

@@ -31,6 +31,7 @@ from ctxpress.compressor.code.prose import failing_tests
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
 _INCLUDE = re.compile(r"\s*#\s*include\b|\s*using\s+namespace\b")
+_PACKAGE = re.compile(r"\s*package\s+[\w.\s]+;")
 _DEFINE = re.compile(r"\s*#\s*(define|undef)\b")
 _FUTURE = re.compile(r"\s*from\s+__future__\s+import\b")
 # Rows of a definition short enough to take whole (a candidate; kept where it cannot collapse).
@@ -779,10 +780,15 @@ def required(
                 and not _NAMESPACE_IMPORT.search(outline.lines[u.last])
             ):
                 out[u] = False
-    # the imports of what the headers of the classes around them name (`extends Base`),
-    # where bare names in a method may be members it inherits (Java, C++): those headers
-    # stay with the focal code, and an import is a line (in Python they are ranked)
-    for p in enclosing if outline.spec.implicit_this else ():
+    # What a body (not a stub: it uses nothing yet) may use that no name of it traces in
+    # Java, C++: the names of its package resolve through Java's `package` line, and bare
+    # names may be members inherited from the base its class header names, so that base's
+    # import stays (an import is a line; in Python, header names are ranked)
+    written = outline.spec.implicit_this and any(not f.empty for f in focal)
+    for u in outline.units if written else ():
+        if u.kind == "import" and _PACKAGE.match(outline.lines[u.start]):
+            out[u] = False
+    for p in enclosing if written else ():
         # (not its own name: `namespace spdlog` names no base)
         for w in code_names(outline, p) - set(p.defs) if p.kind == "class" else ():
             for u in outline.top.get(w, ()):
@@ -818,7 +824,7 @@ def required(
                 if ts and _TS_TYPE.match(outline.lines[u.start]):
                     continue  # a TypeScript type: the code is valid without it, so it is ranked
                 out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
-        if outline.spec.implicit_this:
+        if outline.spec.implicit_this and not f.empty:
             for u in _members_used(outline, f, names | refs(outline, f)[1]):
                 out.setdefault(u, False)
     return list(out.items())

@@ -115,9 +115,7 @@ SPECS: dict[str, LangSpec] = {
             {"class_declaration", "interface_declaration", "record_declaration", "enum_declaration"}
         ),
         bodied=frozenset({"annotation_type_declaration"}),
-        imports=frozenset({"import_declaration"}),
-        # same-package names resolve through it (and it says where the file's imports are)
-        structural=frozenset({"package_declaration"}),
+        imports=frozenset({"import_declaration", "package_declaration"}),
         comments=frozenset({"line_comment", "block_comment"}),
         implicit_this=True,
         body_types=frozenset({"enum_body", "annotation_type_body"}),
