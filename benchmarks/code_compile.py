@@ -1,8 +1,8 @@
 """Names a trimmed focal function uses, checked by each language's own compiler.
 
 The stdlib check (``stdlib_trim.py``) asks pyflakes whether a trimmed Python module still
-defines every name its focal function uses. This does the same for Java, Rust and C on
-code no benchmark here was tuned on, with javac, rustc and gcc as the oracle: the
+defines every name its focal function uses. This does the same for Java, Rust, C and C++ on
+code no benchmark here was tuned on, with javac, rustc, gcc and g++ as the oracle: the
 original file and the trimmed one are compiled alike, and an unresolved-name error
 inside the focal function of the trimmed file that the original does not have at the same
 place is a name trimming left undefined.
@@ -13,17 +13,18 @@ java.desktop's java/awt/geom, java.management's openmbean), compiled into their 
 with ``--patch-module``; Rust from Debian's crates rand, toml, url, chrono, memchr, syn,
 tokio, each file compiled alone as a crate (rustc stops after name resolution there, so
 this checks paths, not methods); C from GNU binutils 2.40 (Debian's binutils-source:
-libiberty, gprof, binutils, bfd, opcodes, gas, ld), with an empty config.h.
+libiberty, gprof, binutils, bfd, opcodes, gas, ld), with an empty config.h; C++ from its
+gold linker, through g++ (undeclared names and members a class lacks).
 
 Per language a seeded sample of files that parse cleanly; in each up to two functions
-of a unique name (Java: methods, not constructors), each asked about as "Why does
-`name` return the wrong value?" through ``ctxpress.compress`` at a budget of
-f = 0.1 / 0.3 / 0.6 of the code tokens (one drawn per case).
+of a unique name (Java: methods, not constructors; C++: by the name after `::`), each
+asked about as "Why does `name` return the wrong value?" through ``ctxpress.compress``
+at a budget of f = 0.1 / 0.3 / 0.6 of the code tokens (one drawn per case).
 
     .venv/bin/python benchmarks/code_compile.py --fetch   # once (~1 min)
-    .venv/bin/python benchmarks/code_compile.py [--cases 300] [--langs java,rust,c]
+    .venv/bin/python benchmarks/code_compile.py [--cases 300] [--langs java,rust,c,cpp]
 
-Setup: ``apt-get`` + ``dpkg``, ``rustc``, ``gcc``, a JDK with javac and lib/src.zip.
+Setup: ``apt-get`` + ``dpkg``, ``rustc``, ``gcc``, ``g++``, a JDK with javac and lib/src.zip.
 """
 
 from __future__ import annotations
@@ -66,11 +67,13 @@ JDK_PARTS = (
     "java.management/javax/management/openmbean/",
 )
 C_DIRS = ("libiberty", "gprof", "binutils", "bfd", "opcodes", "gas", "ld")
+CPP_DIRS = ("gold", "elfcpp")  # binutils' C++: the gold linker
 FRACS = (0.1, 0.3, 0.6)
 FUNCS = {
     "java": {"method_declaration"},
     "rust": {"function_item"},
     "c": {"function_definition"},
+    "cpp": {"function_definition"},
 }
 # rustc's codes for a name it cannot resolve (value, type, path, struct, pattern, trait)
 RUST_CODES = frozenset(
@@ -90,7 +93,7 @@ def fetch() -> None:
     fetch_debs(DEBS, CACHE, R, unpinned=False)
     tarball = R / "usr/src/binutils/binutils-2.40.tar.xz"
     if tarball.exists() and not BINUTILS.is_dir():
-        parts = [f"binutils-2.40/{d}" for d in ("include", *C_DIRS)]
+        parts = [f"binutils-2.40/{d}" for d in ("include", *C_DIRS, *CPP_DIRS)]
         subprocess.run(["tar", "xf", str(tarball), "-C", str(CACHE), *parts], check=True)
         (CACHE / "cfg").mkdir(exist_ok=True)
         (CACHE / "cfg/config.h").write_text("")  # what configure would write: nothing needed
@@ -108,9 +111,16 @@ def files_of(lang: str) -> list[Path]:
         found = JDK_SRC.glob("**/*.java")
     elif lang == "rust":
         found = R.glob("usr/share/cargo/registry/*/src/**/*.rs")
+    elif lang == "cpp":
+        found = (BINUTILS / "gold").glob("*.cc")
     else:
         found = (p for d in C_DIRS for p in (BINUTILS / d).glob("*.c"))
-    return sorted(p for p in found if 1500 < p.stat().st_size < 120_000)
+    # (not a trimmed copy another run is compiling beside its original)
+    keep = (p for p in found if not p.name.startswith(".trim-"))
+    return sorted(p for p in keep if 1500 < p.stat().st_size < 120_000)
+
+
+_C_NAMES = frozenset({"identifier", "field_identifier", "qualified_identifier"})
 
 
 def functions(lang: str, tree: Any) -> list[tuple[str, int, int]]:
@@ -121,11 +131,13 @@ def functions(lang: str, tree: Any) -> list[tuple[str, int, int]]:
         todo.extend(n.children)
         if n.type not in FUNCS[lang] or n.end_point[0] - n.start_point[0] < 3:
             continue
-        d = n.child_by_field_name("name" if lang != "c" else "declarator")
-        while lang == "c" and d is not None and d.type != "identifier":
+        c_like = lang in ("c", "cpp")
+        d = n.child_by_field_name("declarator" if c_like else "name")
+        while c_like and d is not None and d.type not in _C_NAMES:
             d = d.child_by_field_name("declarator")
-        if d is not None:
-            out.append((d.text.decode(), n.start_point[0], n.end_point[0]))
+        if d is not None:  # (a C++ method defined outside its class: its own name)
+            name = re.split(r"::", re.sub(r"<[^<>]*>", "", d.text.decode()))[-1]
+            out.append((name, n.start_point[0], n.end_point[0]))
     return out
 
 
@@ -141,7 +153,7 @@ class Compiler:
             return self._java(original, text)
         if self.lang == "rust":
             return self._rust(text)
-        return self._c(original, text)
+        return self._c(original, text, self.lang == "cpp")
 
     def _java(self, original: Path, text: str) -> set[tuple[int, str]]:
         module, rel = original.relative_to(JDK_SRC).parts[0], original.relative_to(JDK_SRC)
@@ -182,26 +194,28 @@ class Compiler:
                 out.add((spans[0]["line_start"] - 1, name.group(1) if name else d["message"]))
         return out
 
-    def _c(self, original: Path, text: str) -> set[tuple[int, str]]:
+    def _c(self, original: Path, text: str, cpp: bool) -> set[tuple[int, str]]:
         # beside the original: its own `#include "…"` resolve as they do for it
-        fd, name = tempfile.mkstemp(suffix=".c", prefix=".trim-", dir=original.parent)
+        fd, name = tempfile.mkstemp(suffix=original.suffix, prefix=".trim-", dir=original.parent)
         path = Path(name)
         try:
             with open(fd, "w") as fh:
                 fh.write(text)
-            cmd = ["gcc", "-fsyntax-only", "-std=gnu11", "-w"]
+            cmd = ["g++", "-fsyntax-only", "-std=gnu++17", "-w", "-I../elfcpp"] if cpp else []
+            cmd = cmd or ["gcc", "-fsyntax-only", "-std=gnu11", "-w"]
             cmd += ["-Werror=implicit-function-declaration", "-I.", "-I../include", "-I../bfd"]
             cmd += [f"-I{CACHE / 'cfg'}", "-DHAVE_STRING_H", "-DHAVE_STDLIB_H", str(path)]
             r = subprocess.run(cmd, capture_output=True, text=True, cwd=original.parent)
         finally:
             path.unlink()
         found = re.finditer(
-            r"^[^:\n]*:(\d+):\d+: error: (?:‘(\w+)’ undeclared|implicit declaration of "
-            r"function ‘(\w+)’)",
+            rf"^{re.escape(str(path))}:(\d+):\d+: error: (?:‘(\w+)’ undeclared|implicit "
+            r"declaration of function ‘(\w+)’|‘(\w+)’ was not declared in this scope|.* has "
+            r"no member named ‘(\w+)’)",
             r.stderr,
             re.M,
         )
-        return {(int(m.group(1)) - 1, m.group(2) or m.group(3)) for m in found}
+        return {(int(m.group(1)) - 1, next(g for g in m.groups()[1:] if g)) for m in found}
 
 
 def run(lang: str, cases: int, seed: int, counter: Any) -> dict[str, Any]:
@@ -272,7 +286,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fetch", action="store_true", help="download the corpus first")
     ap.add_argument("--cases", type=int, default=300, help="cases per language")
-    ap.add_argument("--langs", default="java,rust,c")
+    ap.add_argument("--langs", default="java,rust,c,cpp")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
@@ -280,6 +294,7 @@ def main() -> None:
         fetch()
     counter = get_counter(None, ctxpress.Config())
     tools = {"java": jdk() is not None, "rust": shutil.which("rustc"), "c": shutil.which("gcc")}
+    tools["cpp"] = shutil.which("g++")
     summary: dict[str, Any] = {}
     header = (
         f"{'lang':6} {'files':>6} {'cases':>6} {'parse':>7} {'focal':>7} {'undef':>6} {'names':>6}"
