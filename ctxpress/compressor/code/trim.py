@@ -1016,9 +1016,9 @@ def trim_outline(
             for u in outline.top.get(w, ()):
                 if u not in enclosing and dist.get(u, 99.0) > _HEADER_USE:
                     dist[u] = _HEADER_USE
-    partial = partial_bodies(outline, focal, costs)
     for u in included(outline, focal):
         dist[u] = min(dist.get(u, 99.0), _INCLUDED)
+    partial = partial_bodies(outline, focal, costs)
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
     # the words a focal unit cut to a part shows: what it uses of the rest is only in them
     shown = {u: frozenset(IDENT.findall("\n".join(rows))) for u, rows in around.items()}
