@@ -3175,3 +3175,57 @@ def test_a_java_stub_still_to_be_written_forces_nothing_past_the_budget() -> Non
     text = res.messages[0]["content"]
     assert stub in text and head in text, text
     assert res.tokens_after <= budget, (res.tokens_after, budget, text)
+
+
+HELD = (
+    "class Transport:\n"
+    "    def __init__(self, url, retries=3, verbose=False):\n"
+    "        self.url = url\n"
+    "        self.retries = retries\n"
+    "        self.verbose = verbose\n"
+    '        self.is_async = url.startswith("async+")\n'
+    + "".join(f"        self.option_{i} = url.count({i})\n" for i in range(24))
+    + "\n"
+    "    def send(self, data):\n"
+    "        sent = 0\n"
+    "        while sent < len(data):\n"
+    "            sent += self._push(data[sent:])\n"
+    "        return sent\n\n"
+    + "".join(
+        f"    def probe_{i}(self, n):\n        total = n * {i}\n"
+        "        for k in range(n):\n            total += k % 7\n        return total\n\n"
+        for i in range(8)
+    )
+    + "class Channel:\n"
+    "{holds}"
+    "    def open(self):\n"
+    "        if self.transport.is_async:\n"
+    "            return None\n"
+    '        self.transport.send(b"hello")\n\n'
+    "    def flush(self, rest):\n"
+    "        self.transport.send(rest)\n\n"
+    "    def write(self, payload):\n"
+    "        pass\n\n" + _fill("python")
+)
+
+
+@pytest.mark.parametrize(
+    "holds",
+    [
+        '    def __init__(self, transport: "Transport"):\n        self.transport = transport\n\n',
+        "    def __init__(self, url):\n        self.transport = Transport(url)\n\n",
+        "    transport: Transport\n\n",
+        "    def connect(self, url):\n        self.transport: Transport = make(url)\n\n",
+    ],
+)
+def test_a_method_keeps_what_it_reads_through_an_attribute(holds: str) -> None:
+    # `Channel` holds a `Transport` (a parameter it stores, an instance it makes, an
+    # annotation); `open` reads `self.transport.is_async`, defined in a long constructor,
+    # and calls `self.transport.send`: `send` stays whole and so does the constructor's
+    # line defining `is_async` (the rest of the constructor cut away).
+    src = HELD.replace("{holds}", holds)
+    code, _ = _send("Why does `open` return None?", "python", src, 0.25)
+    assert '        self.is_async = url.startswith("async+")\n' in code
+    assert "            sent += self._push(data[sent:])\n" in code
+    assert "self.option_20" not in code
+    ast.parse(code)

@@ -21,6 +21,7 @@ from ctxpress.compressor.code.outline import (
     ancestors,
     code_names,
     defined_names,
+    definer_order,
     in_scope,
     node_at,
     refs,
@@ -590,7 +591,7 @@ def class_view(outline: Outline, f: Unit) -> ClassView:
     for (o, _), defs in outline.attr_defs.items():
         others = [d for d in defs if d is not f]
         if o in owners and others:
-            first = min(others, key=lambda u: (u.name != "__init__", u.order))
+            first = min(others, key=definer_order)
             attrs[first] = attrs.get(first, 0) + 1
     used: dict[str, int] = {}
     methods = 0

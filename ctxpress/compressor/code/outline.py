@@ -63,6 +63,11 @@ _PAIR = re.compile(
 )
 _PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
 PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")
+# `self.a = …` / `self.a: T = …` (the value up to the end of its line)
+_SELF_ASSIGN = re.compile(r"\bself\.(\w+)[ \t]*(?::[ \t]*([^=\n]+))?=(?!=)[ \t]*([^\n]*)")
+_CLASS_ANNOTATION = re.compile(r"\s*(\w+)[ \t]*:[ \t]*([^=\n]+)")
+_PARAMETER = re.compile(r"(\w+)[ \t]*:[ \t]*([^,=)\n]+)")
+_CALL = re.compile(r"([A-Za-z_][\w.]*)[ \t]*\(")
 # Python operations on ``self`` and the special method each one calls.
 _PY_IMPLICIT = tuple(
     (re.compile(p, re.M), m)
@@ -373,6 +378,8 @@ class Outline:
     )
     # ``focal.users_elsewhere`` by focus
     users: dict[Focus, list[Unit]] = field(default_factory=dict, repr=False)
+    # ``attribute_types`` by class
+    held: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)
@@ -1435,7 +1442,7 @@ def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
                     break
                 defs = outline.attr_defs.get((o, w))
                 if defs:
-                    ranked = sorted(defs, key=lambda u: (u.name != "__init__", u.order))
+                    ranked = sorted(defs, key=definer_order)
                     out.append((1.0, ranked[0]))
                     out.extend((2.0, u) for u in ranked[1:])
                     hit = True
@@ -1446,8 +1453,16 @@ def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
     typed = {w for w in (*bare, *(a for a, _ in pairs)) if w in outline.types}
     if owner:
         typed.add(owner)
+    held = attribute_types(outline, owner) if owner else {}
     for a, b in pairs:
-        if a in outline.types:
+        if a in held and a in selfs:  # `self.client.get`, `self.client` a `Client`
+            for o in (held[a], *outline.bases.get(held[a], ())):
+                found = outline.attr_defs.get((o, b), ())
+                defs = members.get((o, b)) or sorted(found, key=definer_order)[:1]
+                out.extend((1.0, u) for u in _nearest(defs, unit.order))
+                if defs:
+                    break
+        elif a in outline.types:
             for u in _nearest(members.get((a, b), ()), unit.order):
                 out.append((1.0, u))
         elif a not in unit.self_words:
@@ -1461,6 +1476,52 @@ def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
         for u in _nearest(outline.types.get(owner, ()), unit.order):
             if u.kind == "class" and u.children is None and u is not unit.parent:
                 out.append((1.5, u))  # struct fields of Go / Rust receivers
+    return out
+
+
+def definer_order(u: Unit) -> tuple[bool, int]:
+    """Where an attribute is defined first, the constructor before any other method."""
+    return (u.name != "__init__", u.order)
+
+
+def attribute_types(outline: Outline, owner: str) -> dict[str, str]:
+    """The classes of the file that attributes of ``owner`` (or a base) hold, by attribute
+    name: from ``self.a = A(…)``, an annotation (``a: "A"``, ``self.a: Optional[A]``) or a
+    parameter an assignment stores (``def __init__(self, a: A): self.a = a``). Python only:
+    ``self.a.b`` then resolves as ``A.b`` does."""
+    if owner in outline.held:
+        return outline.held[owner]
+    out: dict[str, str] = {}
+    outline.held[owner] = out
+    if not outline.spec.python:
+        return out
+    classes = {n for n, us in outline.types.items() if any(u.kind == "class" for u in us)}
+    mine = {owner, *outline.bases.get(owner, ())}
+
+    def note(attr: str, text: str) -> None:
+        found = [w for w in IDENT.findall(text) if w in classes and w not in mine]
+        if found and attr not in out:
+            out[attr] = found[0]
+
+    for u in outline.units:
+        if u.owner not in mine or u.kind not in ("func", "stmt"):
+            continue
+        text = "\n".join(outline.lines[u.start : u.last + 1])
+        if u.kind == "stmt":
+            m = _CLASS_ANNOTATION.match(text)
+            if m:
+                note(m[1], m[2])
+            continue
+        head = "\n".join(outline.lines[u.start : max(u.start, u.head_end) + 1])
+        params = dict(_PARAMETER.findall(head))
+        for m in _SELF_ASSIGN.finditer(text):
+            attr, annotation, value = m[1], m[2] or "", m[3]
+            if annotation:
+                note(attr, annotation)
+            elif _CALL.match(value):
+                note(attr, _CALL.match(value)[1])  # type: ignore[index]
+            elif value.strip() in params:
+                note(attr, params[value.strip()])
     return out
 
 

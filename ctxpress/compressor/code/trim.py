@@ -40,8 +40,10 @@ from ctxpress.compressor.code.outline import (
     Outline,
     Unit,
     ancestors,
+    attribute_types,
     code_names,
     decl_names,
+    definer_order,
     doc_text,
     end_row,
     indent_of,
@@ -716,6 +718,11 @@ def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[U
         if f.owner:
             for o in (f.owner, *outline.bases.get(f.owner, ())):
                 want(o, selfs, bool(f.empty))
+            # classes it holds in attributes: what it reads through them (`self.env.is_async`)
+            held = attribute_types(outline, f.owner)
+            for c, b in ((held[a], b) for a, b in pairs if a in selfs and a in held):
+                for o in (c, *outline.bases.get(c, ())):
+                    want(o, (b,), False)
         # classes of the file named in the signature (``bucket: Bucket``): their data too
         for t in f.header_words:
             if t != f.owner and any(c.kind == "class" for c in outline.types.get(t, ())):
@@ -729,7 +736,7 @@ def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[U
     for (o, attr), defs in outline.attr_defs.items():
         names = wanted.get(o, set())
         if defs and (names is None or attr in names):
-            u = min(defs, key=lambda u: (u.name != "__init__", u.order))
+            u = min(defs, key=definer_order)
             first.setdefault(u, set()).add(attr)
     for u, attrs in first.items():
         if u.body is None or u in focal:
@@ -955,7 +962,7 @@ def trim_outline(
     asked_attrs: dict[Unit, set[str]] = {}
     for (owner, attr), defs in outline.attr_defs.items() if not focus.rows else ():
         if defs and focus.qualified & {("self", attr), ("this", attr), (owner, attr)}:
-            u = min(defs, key=lambda d: (d.name != "__init__", d.order))
+            u = min(defs, key=definer_order)
             asked_attrs.setdefault(u, set()).add(attr)
     for u in sorted(asked_attrs, key=lambda u: u.order):
         if seeds.get(u) == 0.0 or costs.full(u) <= budget // 2:
