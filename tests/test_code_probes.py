@@ -3229,3 +3229,26 @@ def test_a_method_keeps_what_it_reads_through_an_attribute(holds: str) -> None:
     assert "            sent += self._push(data[sent:])\n" in code
     assert "self.option_20" not in code
     ast.parse(code)
+
+
+def test_a_four_letter_helper_matches_the_prose_inflecting_it() -> None:
+    # "culled" names `_cull`, "sends" `_send`: five-letter stems (`culle`, `sends`) missed
+    # the four-letter roots, and the stub kept helpers that share no word with the prose.
+    helpers = "".join(
+        f"    def _{name}(self, items):\n        out = []\n        for item in items:\n"
+        f"            if item % {i + 2}:\n                out.append(item * {i + 3})\n"
+        "        return out\n\n"
+        for i, name in enumerate(
+            ["norm", "fold", "wrap", "cull", "tidy", "pack", "zero", "send", "swap", "trim"]
+        )
+    )
+    src = (
+        "class Ring:\n    def __init__(self):\n        self.items = []\n\n"
+        + helpers
+        + "    def drain(self):\n        pass\n\n"
+    )
+    prose = "Implement `drain`: the items are culled first, and what is left sends on."
+    code, _ = _send(prose, "python", src, 0.4)
+    assert "    def _cull(self, items):\n        out = []\n" in code
+    assert "    def _send(self, items):\n        out = []\n" in code
+    ast.parse(code)

@@ -546,8 +546,17 @@ def subwords(name: str) -> list[str]:
 
 
 def prose_words(focus: Focus) -> set[str]:
-    """The words (``subwords``) of the names and words the prose gives."""
-    return {w for n in focus.weak | focus.strong for w in subwords(n)}
+    """The words (``subwords``) of the names and words the prose gives, and of each longer
+    than four letters its first four too: a four-letter name (`_cull`, `send`) is the
+    root of the prose's inflections (`culled`, `sends`), which five letters miss."""
+    out: set[str] = set()
+    for n in focus.weak | focus.strong:
+        for w in _SUBWORD.findall(n):
+            if len(w) > 2 and w.lower() not in _STOP:
+                out.add(_stem(w))
+                if len(w) > 4:
+                    out.add(w[:4].lower())
+    return out
 
 
 def is_docstring(outline: Outline, u: Unit) -> bool:
