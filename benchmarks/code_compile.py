@@ -1,8 +1,9 @@
 """Names a trimmed focal function uses, checked by each language's own compiler.
 
 The stdlib check (``stdlib_trim.py``) asks pyflakes whether a trimmed Python module still
-defines every name its focal function uses. This does the same for Java, Rust, C and C++ on
-code no benchmark here was tuned on, with javac, rustc, gcc and g++ as the oracle: the
+defines every name its focal function uses. This does the same for Java, Rust, C, C++ and
+TypeScript on code no benchmark here was tuned on, with javac, rustc, gcc, g++ and the
+TypeScript checker as the oracle: the
 original file and the trimmed one are compiled alike, and an unresolved-name error
 inside the focal function of the trimmed file that the original does not have at the same
 place is a name trimming left undefined.
@@ -14,7 +15,10 @@ with ``--patch-module``; Rust from Debian's crates rand, toml, url, chrono, memc
 tokio, each file compiled alone as a crate (rustc stops after name resolution there, so
 this checks paths, not methods); C from GNU binutils 2.40 (Debian's binutils-source:
 libiberty, gprof, binutils, bfd, opcodes, gas, ld), with an empty config.h; C++ from its
-gold linker, through g++ (undeclared names and members a class lacks).
+gold linker, through g++ (undeclared names and members a class lacks); TypeScript from the
+npm packages of msw, @mswjs/interceptors, @trpc/client and five ProseMirror modules (their
+``src/*.ts``), each file checked alone by TypeScript 5.9 (imports unresolved, so what
+they bring in is ``any``: names and members the file itself must define).
 
 Per language a seeded sample of files that parse cleanly; in each up to two functions
 of a unique name (Java: methods, not constructors; C++: by the name after `::`), each
@@ -22,9 +26,10 @@ asked about as "Why does `name` return the wrong value?" through ``ctxpress.comp
 at a budget of f = 0.1 / 0.3 / 0.6 of the code tokens (one drawn per case).
 
     .venv/bin/python benchmarks/code_compile.py --fetch   # once (~1 min)
-    .venv/bin/python benchmarks/code_compile.py [--cases 300] [--langs java,rust,c,cpp]
+    .venv/bin/python benchmarks/code_compile.py [--cases 300] [--langs java,rust,c,cpp,ts]
 
-Setup: ``apt-get`` + ``dpkg``, ``rustc``, ``gcc``, ``g++``, a JDK with javac and lib/src.zip.
+Setup: ``apt-get`` + ``dpkg``, ``rustc``, ``gcc``, ``g++``, a JDK with javac and lib/src.zip,
+``npm`` and ``node``.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from code_real import fence_for, fetch_debs
+from code_real import fence_for, fetch_debs, fetch_npm
 
 import ctxpress
 from ctxpress.compressor.code.languages import clean_parse
@@ -68,12 +73,52 @@ JDK_PARTS = (
 )
 C_DIRS = ("libiberty", "gprof", "binutils", "bfd", "opcodes", "gas", "ld")
 CPP_DIRS = ("gold", "elfcpp")  # binutils' C++: the gold linker
+NPM, TSC = CACHE / "npm", CACHE / "tsc"
+NPM_PKGS = re.findall(
+    r"\S+",
+    "msw@2.15.0 @mswjs/interceptors@0.41.9 @trpc/client@11.25.2 prosemirror-model@1.25.13"
+    " prosemirror-state@1.4.4 prosemirror-transform@1.12.7 prosemirror-view@1.44.0"
+    " prosemirror-commands@1.7.2",
+)
+TYPESCRIPT = "typescript@5.9.3"
+GRAMMAR = {"ts": "typescript"}
+# TypeScript's codes for a name or member it cannot find (2304 `Cannot find name`, 2552
+# the same with a suggestion, 2503 a namespace, 2339 / 2551 a property of a type)
+TS_CODES = frozenset({2304, 2552, 2503, 2339, 2551})
+# One checker for every file: the TypeScript API in a node process, lib files parsed once;
+# reads {"name", "text"} per line, writes the unresolved names as [[row, name], …].
+CHECKER = """
+const ts = require(process.argv[2]);
+const codes = new Set(JSON.parse(process.argv[3]));
+const opts = {noEmit: true, noResolve: true, skipLibCheck: true, types: [],
+  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
+  moduleDetection: ts.ModuleDetectionKind.Force, jsx: ts.JsxEmit.Preserve,
+  lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"]};
+const host = ts.createCompilerHost(opts);
+const read = host.getSourceFile.bind(host), exists = host.fileExists.bind(host);
+const libs = new Map();
+let cur = {name: "", text: ""};
+host.getSourceFile = (name, lang) => name === cur.name
+  ? ts.createSourceFile(name, cur.text, lang, true)
+  : (libs.has(name) ? libs.get(name) : libs.set(name, read(name, lang)).get(name));
+host.fileExists = (name) => name === cur.name || exists(name);
+require("readline").createInterface({input: process.stdin}).on("line", (line) => {
+  cur = JSON.parse(line);
+  const program = ts.createProgram([cur.name], opts, host);
+  const file = program.getSourceFile(cur.name);
+  const out = program.getSemanticDiagnostics(file).filter((d) => codes.has(d.code))
+    .map((d) => [file.getLineAndCharacterOfPosition(d.start).line,
+      d.file.text.slice(d.start, d.start + d.length)]);
+  process.stdout.write(JSON.stringify(out) + "\\n");
+});
+"""
 FRACS = (0.1, 0.3, 0.6)
 FUNCS = {
     "java": {"method_declaration"},
     "rust": {"function_item"},
     "c": {"function_definition"},
     "cpp": {"function_definition"},
+    "ts": {"function_declaration", "method_definition"},
 }
 # rustc's codes for a name it cannot resolve (value, type, path, struct, pattern, trait)
 RUST_CODES = frozenset(
@@ -104,6 +149,10 @@ def fetch() -> None:
         with zipfile.ZipFile(home / "lib/src.zip") as z:
             z.extractall(JDK_SRC, [n for n in z.namelist() if n.startswith(JDK_PARTS)])
         print(f"jdk sources {home}")
+    fetch_npm(NPM_PKGS, NPM)
+    if not (TSC / "node_modules/typescript").is_dir():
+        subprocess.run(["npm", "install", "-s", "--prefix", str(TSC), TYPESCRIPT], check=True)
+        print(TYPESCRIPT)
 
 
 def files_of(lang: str) -> list[Path]:
@@ -113,6 +162,8 @@ def files_of(lang: str) -> list[Path]:
         found = R.glob("usr/share/cargo/registry/*/src/**/*.rs")
     elif lang == "cpp":
         found = (BINUTILS / "gold").glob("*.cc")
+    elif lang == "ts":
+        found = NPM.glob("*/package/src/**/*.ts")
     else:
         found = (p for d in C_DIRS for p in (BINUTILS / d).glob("*.c"))
     # (not a trimmed copy another run is compiling beside its original)
@@ -147,12 +198,26 @@ class Compiler:
     def __init__(self, lang: str, work: Path) -> None:
         self.lang, self.work = lang, work
         self.javac = str(jdk() / "bin/javac") if lang == "java" else ""
+        self.node: subprocess.Popen[str] | None = None
+        if lang == "ts":
+            (work / "check.js").write_text(CHECKER)
+            ts = str(TSC / "node_modules/typescript")
+            cmd = ["node", str(work / "check.js"), ts, json.dumps(sorted(TS_CODES))]
+            self.node = subprocess.Popen(
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            )
+
+    def close(self) -> None:
+        if self.node is not None:
+            self.node.communicate()  # (its stdin closed, it ends)
 
     def errors(self, original: Path, text: str) -> set[tuple[int, str]]:
         if self.lang == "java":
             return self._java(original, text)
         if self.lang == "rust":
             return self._rust(text)
+        if self.lang == "ts":
+            return self._ts(text)
         return self._c(original, text, self.lang == "cpp")
 
     def _java(self, original: Path, text: str) -> set[tuple[int, str]]:
@@ -172,6 +237,13 @@ class Compiler:
             re.M,
         )
         return {(int(m.group(1)) - 1, m.group(2)) for m in found}
+
+    def _ts(self, text: str) -> set[tuple[int, str]]:
+        assert self.node is not None and self.node.stdin and self.node.stdout
+        name = str(self.work / "file.ts")
+        self.node.stdin.write(json.dumps({"name": name, "text": text}) + "\n")
+        self.node.stdin.flush()
+        return {(row, what) for row, what in json.loads(self.node.stdout.readline())}
 
     def _rust(self, text: str) -> set[tuple[int, str]]:
         path = self.work / "lib.rs"
@@ -230,7 +302,7 @@ def run(lang: str, cases: int, seed: int, counter: Any) -> dict[str, Any]:
             if len(rows) >= cases:
                 break
             src = path.read_text(errors="replace")
-            tree = clean_parse(lang, src.encode())
+            tree = clean_parse(GRAMMAR.get(lang, lang), src.encode())
             if tree is None:
                 continue
             found = functions(lang, tree)
@@ -257,7 +329,7 @@ def run(lang: str, cases: int, seed: int, counter: Any) -> dict[str, Any]:
                 focal = lines[a : b + 1]
                 at = next((i for i in range(len(out)) if out[i : i + len(focal)] == focal), None)
                 row: dict[str, Any] = {"file": str(path.relative_to(CACHE)), "name": name, "f": f}
-                row["parse"] = clean_parse(lang, code.encode()) is not None
+                row["parse"] = clean_parse(GRAMMAR.get(lang, lang), code.encode()) is not None
                 row["focal"] = at is not None
                 row["trimmed"] = code != block
                 row["undefined"] = []
@@ -268,6 +340,7 @@ def run(lang: str, cases: int, seed: int, counter: Any) -> dict[str, Any]:
                     }
                     row["undefined"] = sorted({n for _, n in now - was})
                 rows.append(row)
+        compiler.close()
     n = max(1, len(rows))
     return {
         "files": len({r["file"] for r in rows}),
@@ -286,7 +359,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fetch", action="store_true", help="download the corpus first")
     ap.add_argument("--cases", type=int, default=300, help="cases per language")
-    ap.add_argument("--langs", default="java,rust,c,cpp")
+    ap.add_argument("--langs", default="java,rust,c,cpp,ts")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
@@ -295,6 +368,7 @@ def main() -> None:
     counter = get_counter(None, ctxpress.Config())
     tools = {"java": jdk() is not None, "rust": shutil.which("rustc"), "c": shutil.which("gcc")}
     tools["cpp"] = shutil.which("g++")
+    tools["ts"] = shutil.which("node") and (TSC / "node_modules/typescript").is_dir()
     summary: dict[str, Any] = {}
     header = (
         f"{'lang':6} {'files':>6} {'cases':>6} {'parse':>7} {'focal':>7} {'undef':>6} {'names':>6}"

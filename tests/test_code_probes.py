@@ -3252,3 +3252,57 @@ def test_a_four_letter_helper_matches_the_prose_inflecting_it() -> None:
     assert "    def _cull(self, items):\n        out = []\n" in code
     assert "    def _send(self, items):\n        out = []\n" in code
     ast.parse(code)
+
+
+TS_CLASS = (
+    "export interface StoreOptions {\n  storageKey: string\n  ttl: number\n}\n\n"
+    "export class CookieStore {\n"
+    "  #jar: Map<string, string> = new Map()\n"
+    "  private logger = console\n"
+    "  constructor(private readonly options: StoreOptions, public view: string) {}\n\n"
+    + "".join(
+        f"  helper{i}(n: number): number {{\n    let total = n * {i}\n"
+        "    for (let k = 0; k < n; k++) {\n      total += k % 7\n    }\n    return total\n  }\n\n"
+        for i in range(10)
+    )
+    + "  persist(extra: StoreOptions): void {\n"
+    "    this.logger.log(this.view, this.options.storageKey, extra.ttl)\n"
+    "    this.#jar.set(this.options.storageKey, String(extra.ttl))\n"
+    "  }\n}\n"
+)
+
+
+def test_a_typescript_method_keeps_its_fields_and_types_defined() -> None:
+    # What `persist` names stays declared, as a Java method's fields do: the `#jar` and
+    # `logger` fields, the parameter properties `options` and `view` (the constructor's
+    # signature declares them), and the interface its signature names (whole: its body is
+    # what it declares). Before, all were ranked and a tight budget dropped them.
+    code, _ = _send("Why does `persist` lose the cookie?", "ts", TS_CLASS, 0.2)
+    assert "  persist(extra: StoreOptions): void {\n" in code
+    assert "  #jar: Map<string, string> = new Map()\n" in code
+    assert "  private logger = console\n" in code
+    assert "public view: string" in code and "private readonly options: StoreOptions" in code
+    assert "export interface StoreOptions {\n  storageKey: string\n  ttl: number\n}\n" in code
+    assert "helper3" not in code
+    assert clean_parse("typescript", code.encode()) is not None
+
+
+def test_a_typescript_function_keeps_the_types_it_names() -> None:
+    # The interface and the alias `total` names stay declared, before what it calls
+    # (whole where they fit, else the interface's members elided).
+    src = (
+        "export interface LineItem {\n  price: number\n  quantity: number\n}\n\n"
+        "export type Money = number\n\n"
+        + _fill("ts", 14)
+        + "function round2(x: number): number {\n  return Math.round(x * 100) / 100\n}\n\n"
+        "export function total(items: LineItem[]): Money {\n  let sum = 0\n"
+        "  for (const it of items) {\n    sum += round2(it.price * it.quantity)\n  }\n"
+        "  return sum\n}\n"
+    )
+    code, _ = _send("Why does `total` overflow?", "ts", src, 0.2)
+    assert "export interface LineItem {\n" in code  # (its members elided: no room)
+    assert "export type Money = number\n" in code
+    assert "export function total(items: LineItem[]): Money {\n" in code
+    assert clean_parse("typescript", code.encode()) is not None
+    wide, _ = _send("Why does `total` overflow?", "ts", src, 0.3)
+    assert "export interface LineItem {\n  price: number\n  quantity: number\n}\n" in wide

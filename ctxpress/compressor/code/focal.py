@@ -500,6 +500,10 @@ _NESTED_DEF = (
     r"|^\s*(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
     r"(?:<[^>]*>\s+)?[\w.<>\[\]?,]+\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
 )
+# A TypeScript parameter property: a field the constructor's parameter list declares.
+_PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:readonly\s+)?%s\b"
+# Languages whose methods name their class's fields on `this` (declared in the class body).
+_THIS_FIELDS = frozenset({"javascript", "typescript", "tsx"})
 # A TypeScript type alias or interface: a name for the compiler only.
 _TS_TYPE = re.compile(r"\s*(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")
 # Bases that make a class an interface: its empty methods are not bodies to write.
@@ -710,7 +714,7 @@ def predicted(
 def _forward_annotated(outline: Outline, f: Unit) -> bool:
     """Whether the header of ``f`` names what is not bound yet where it runs: a class of
     its own or defined after it, or an import only type checkers see."""
-    head = "\n".join(outline.lines[f.start : max(f.start, f.head_end) + 1])
+    head = _head(outline, f)
     own = {p.name for p in ancestors(f) if p.kind == "class"}
     for w in set(IDENT.findall(head)):
         defs = [u for u in outline.top.get(w, ()) if u is not f]
@@ -769,7 +773,6 @@ def required(
     ``global`` defines it only in its body.
     """
     enclosing = {p for f in focal for p in ancestors(f)}
-    ts = outline.lang in ("typescript", "tsx")
     out: dict[Unit, bool] = {}
     if outline.spec.python and any(_forward_annotated(outline, f) for f in focal):
         # without `from __future__ import annotations` such an annotation fails when run
@@ -831,13 +834,27 @@ def required(
                 # (Rust's `struct Lifetime` and `fn Lifetime` live in two namespaces)
                 real = list({u.kind: u for u in real}.values())
             for u in real:
-                if ts and _TS_TYPE.match(outline.lines[u.start]):
-                    continue  # a TypeScript type: the code is valid without it, so it is ranked
+                if ts_type(outline, u) and (
+                    f.empty or (not u.collapsible and u.last - u.start >= _SHORT_ROWS)
+                ):
+                    # ranked: a stub uses nothing yet; a long alias that cannot collapse
+                    # (`type Props = Base & …`) would crowd out the code (which is valid
+                    # without it)
+                    continue
                 out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
-        if outline.spec.implicit_this and not f.empty:
-            for u in _members_used(outline, f, names | refs(outline, f)[1]):
+        # the members a method names on `this` (and bare, in Java and C++): its fields
+        # and sibling methods (a JS / TS class field is declared in the class body)
+        if not f.empty and (outline.spec.implicit_this or outline.lang in _THIS_FIELDS):
+            bare = names if outline.spec.implicit_this else frozenset()
+            for u in _members_used(outline, f, bare | refs(outline, f)[1]):
                 out.setdefault(u, False)
     return list(out.items())
+
+
+def ts_type(outline: Outline, u: Unit) -> bool:
+    """A TypeScript `type` or `interface`: its body is what it declares (no code to
+    collapse), so where it must stay it stays whole if it fits."""
+    return outline.lang in ("typescript", "tsx") and bool(_TS_TYPE.match(outline.lines[u.start]))
 
 
 def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit]:
@@ -853,7 +870,18 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
     for w in sorted(names):
         for o in owners:
             found = [u for u in outline.members.get((o, w), ()) if u is not f and not u.literal]
+            # a TypeScript parameter property (`constructor(private view: View)`): the
+            # constructor's signature declares it
+            found = found or [
+                u
+                for u in outline.members.get((o, "constructor"), ())
+                if u is not f and re.search(_PARAMETER_PROPERTY % re.escape(w), _head(outline, u))
+            ]
             if found:
                 out.extend(found[:_OVERLOADS])
                 break
     return out
+
+
+def _head(outline: Outline, u: Unit) -> str:
+    return "\n".join(outline.lines[u.start : max(u.start, u.head_end) + 1])

@@ -55,11 +55,12 @@ def _operator_of(node: Any) -> str:
 
 # (after two dots a name is bare again: a spread `...rest`, a Rust range `0..len`)
 _BARE = re.compile(r"(?:(?<=\.\.)|(?<![\w$.]))(?<!->)(?<!::)(?:[^\W\d]|\$)[\w$]*")
-# ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``), read
+# ``a.b`` / ``a::b`` / ``a->b`` (``a`` empty after a call or index: ``f(x).b``; ``b`` a JS
+# private ``#name`` too), read
 # overlapping so each link of a chain counts: ``self.env.get`` gives (self, env), (env, get);
 # a name is read from its first letter only and never given back (linear in the text)
 _PAIR = re.compile(
-    r"(?:(?<![A-Za-z_$])([A-Za-z_$][\w$]*+)|[)\]])\s*(?:\?\.|\.|::|->)\s*(?=([A-Za-z_$][\w$]*))"
+    r"(?:(?<![A-Za-z_$])([A-Za-z_$][\w$]*+)|[)\]])\s*(?:\?\.|\.|::|->)\s*(?=(#?[A-Za-z_$][\w$]*))"
 )
 _PY_GLOBAL = re.compile(r"^[ \t]*global[ \t]+([\w \t,]+)$", re.M)
 PY_SELF_ASSIGN = re.compile(r"\b(?:self|cls)\.([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)")

@@ -31,6 +31,7 @@ from ctxpress.compressor.code.focal import (
     prose_words,
     required,
     subwords,
+    ts_type,
 )
 from ctxpress.compressor.code.languages import node_text
 from ctxpress.compressor.code.outline import (
@@ -893,7 +894,8 @@ def plan_modes(
             # (its leading comment is a licence or a section title more often than not)
             plan.try_mode(u, BARE, budget, force=True)
             continue
-        if u.kind not in ("func", "class") and plan.try_mode(u, FULL, budget):
+        data = u.kind not in ("func", "class") or ts_type(outline, u)
+        if data and plan.try_mode(u, FULL, budget):
             continue
         for m in (SIG, PART, FULL):
             if (m != SIG or not body) and plan.try_mode(u, m, budget, force=True):
