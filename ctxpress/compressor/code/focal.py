@@ -22,6 +22,7 @@ from ctxpress.compressor.code.outline import (
     code_names,
     defined_names,
     definer_order,
+    head_text,
     in_scope,
     node_at,
     refs,
@@ -714,7 +715,7 @@ def predicted(
 def _forward_annotated(outline: Outline, f: Unit) -> bool:
     """Whether the header of ``f`` names what is not bound yet where it runs: a class of
     its own or defined after it, or an import only type checkers see."""
-    head = _head(outline, f)
+    head = head_text(outline, f)
     own = {p.name for p in ancestors(f) if p.kind == "class"}
     for w in set(IDENT.findall(head)):
         defs = [u for u in outline.top.get(w, ()) if u is not f]
@@ -875,13 +876,10 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
             found = found or [
                 u
                 for u in outline.members.get((o, "constructor"), ())
-                if u is not f and re.search(_PARAMETER_PROPERTY % re.escape(w), _head(outline, u))
+                if u is not f
+                and re.search(_PARAMETER_PROPERTY % re.escape(w), head_text(outline, u))
             ]
             if found:
                 out.extend(found[:_OVERLOADS])
                 break
     return out
-
-
-def _head(outline: Outline, u: Unit) -> str:
-    return "\n".join(outline.lines[u.start : max(u.start, u.head_end) + 1])

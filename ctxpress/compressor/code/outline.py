@@ -1480,6 +1480,11 @@ def _edges(outline: Outline, unit: Unit) -> list[tuple[float, Unit]]:
     return out
 
 
+def head_text(outline: Outline, u: Unit) -> str:
+    """The rows of ``u``'s header (a signature over several lines)."""
+    return "\n".join(outline.lines[u.start : max(u.start, u.head_end) + 1])
+
+
 def definer_order(u: Unit) -> tuple[bool, int]:
     """Where an attribute is defined first, the constructor before any other method."""
     return (u.name != "__init__", u.order)
@@ -1513,14 +1518,13 @@ def attribute_types(outline: Outline, owner: str) -> dict[str, str]:
             if m:
                 note(m[1], m[2])
             continue
-        head = "\n".join(outline.lines[u.start : max(u.start, u.head_end) + 1])
-        params = dict(_PARAMETER.findall(head))
+        params = dict(_PARAMETER.findall(head_text(outline, u)))
         for m in _SELF_ASSIGN.finditer(text):
             attr, annotation, value = m[1], m[2] or "", m[3]
             if annotation:
                 note(attr, annotation)
-            elif _CALL.match(value):
-                note(attr, _CALL.match(value)[1])  # type: ignore[index]
+            elif call := _CALL.match(value):
+                note(attr, call[1])
             elif value.strip() in params:
                 note(attr, params[value.strip()])
     return out

@@ -25,7 +25,7 @@ from ctxpress.compressor.code.focal import (
     prose_words,
     subwords,
 )
-from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, refs
+from ctxpress.compressor.code.outline import Focus, Outline, Unit, ancestors, head_text, refs
 from ctxpress.compressor.code.usage_weights import WEIGHTS
 
 FEATURES = (
@@ -119,7 +119,7 @@ def features(o: Outline, f: Unit, focus: Focus) -> dict[Unit, list[float]]:
         name = u.label
         mine = u.owner in view.owners if u.owner else False
         method = mine and u.kind == "func"
-        head = "\n".join(o.lines[u.start : max(u.start, u.head_end) + 1])
+        head = head_text(o, u)
         subs = subwords(name)
         shared = texts[u] & words
         size = max(1, sum(len(o.lines[r]) for r in range(u.first, u.last + 1)) // 4)
