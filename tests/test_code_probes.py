@@ -3306,3 +3306,22 @@ def test_a_typescript_function_keeps_the_types_it_names() -> None:
     assert clean_parse("typescript", code.encode()) is not None
     wide, _ = _send("Why does `total` overflow?", "ts", src, 0.3)
     assert "export interface LineItem {\n  price: number\n  quantity: number\n}\n" in wide
+
+
+def test_a_typescript_interface_too_long_to_keep_keeps_the_members_read() -> None:
+    # `Config` does not fit whole: the members `connect` reads stay, the rest elided.
+    members = "".join(f"  option{i}: string // what option {i} sets\n" for i in range(40))
+    src = (
+        "export interface Config {\n  host: string\n"
+        + members
+        + "  port: number\n}\n\n"
+        + _fill("ts", 6)
+        + "export function connect(config: Config): string {\n"
+        "  return `${config.host}:${config.port}`\n}\n"
+    )
+    code, _ = _send("Why does `connect` fail?", "ts", src, 0.08)
+    lines = code.split("\n")
+    assert "export interface Config {" in lines
+    assert "  host: string" in lines and "  port: number" in lines
+    assert "  option7: string // what option 7 sets" not in lines
+    assert clean_parse("typescript", code.encode()) is not None

@@ -843,6 +843,12 @@ def required(
                     # without it)
                     continue
                 out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
+                if ts_type(outline, u):
+                    # the members of it the code reads: kept where the rest gives way
+                    said = names | {b for _, b in refs(outline, f)[2]}
+                    for m in u.children or ():
+                        if said.intersection(m.defs):
+                            out.setdefault(m, False)
         # the members a method names on `this` (and bare, in Java and C++): its fields
         # and sibling methods (a JS / TS class field is declared in the class body)
         if not f.empty and (outline.spec.implicit_this or outline.lang in _THIS_FIELDS):
