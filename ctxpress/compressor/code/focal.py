@@ -771,7 +771,10 @@ def required(
     of several functions or classes by one name (``#ifdef`` / ``#[cfg]`` variants) the
     last will do; imports and assignments all stay (an import's words are not all names
     it binds). The flag says the body must stay: a function that binds the name with
-    ``global`` defines it only in its body.
+    ``global`` defines it only in its body. A focal function with a body also keeps the
+    members of its class it names (Java, C++: bare or on `this`; JS, TS: on `this`), and
+    in TypeScript the types it names with the members of them it reads (a stub's types
+    are ranked: it uses nothing yet).
     """
     enclosing = {p for f in focal for p in ancestors(f)}
     out: dict[Unit, bool] = {}
