@@ -506,6 +506,7 @@ _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:re
 # Languages whose methods name their class's fields on `this` (declared in the class body).
 _THIS_FIELDS = frozenset({"javascript", "typescript", "tsx"})
 # A TypeScript type alias or interface: a name for the compiler only.
+_TS = frozenset({"typescript", "tsx"})
 _TS_TYPE = re.compile(r"\s*(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
@@ -546,8 +547,13 @@ def _stem(word: str) -> str:
     return word.lower()[:5]
 
 
+def _words(name: str) -> list[str]:
+    """The parts of a name (or words of prose) worth matching: not short, not stop words."""
+    return [w for w in _SUBWORD.findall(name) if len(w) > 2 and w.lower() not in _STOP]
+
+
 def subwords(name: str) -> list[str]:
-    return [_stem(w) for w in _SUBWORD.findall(name) if len(w) > 2 and w.lower() not in _STOP]
+    return [_stem(w) for w in _words(name)]
 
 
 def prose_words(focus: Focus) -> set[str]:
@@ -556,11 +562,10 @@ def prose_words(focus: Focus) -> set[str]:
     root of the prose's inflections (`culled`, `sends`), which five letters miss."""
     out: set[str] = set()
     for n in focus.weak | focus.strong:
-        for w in _SUBWORD.findall(n):
-            if len(w) > 2 and w.lower() not in _STOP:
-                out.add(_stem(w))
-                if len(w) > 4:
-                    out.add(w[:4].lower())
+        for w in _words(n):
+            out.add(_stem(w))
+            if len(w) > 4:
+                out.add(w[:4].lower())
     return out
 
 
@@ -820,6 +825,8 @@ def required(
         names = frozenset().union(*(code_names(outline, v) for v in body))
         if shown and f in shown:
             names &= shown[f]
+        # what it reads, `x.b` too: the members of a TypeScript type it names
+        read = names | {b for _, b in refs(outline, f)[2]} if outline.lang in _TS else names
         for w in sorted(names - own):
             # a named block (`const table = { … }`) stays too, collapsed (or whole where it
             # cannot collapse and is short: `var tags = {};`)
@@ -848,9 +855,8 @@ def required(
                 out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
                 if ts_type(outline, u):
                     # the members of it the code reads: kept where the rest gives way
-                    said = names | {b for _, b in refs(outline, f)[2]}
                     for m in u.children or ():
-                        if said.intersection(m.defs):
+                        if read.intersection(m.defs):
                             out.setdefault(m, False)
         # the members a method names on `this` (and bare, in Java and C++): its fields
         # and sibling methods (a JS / TS class field is declared in the class body)
@@ -864,7 +870,7 @@ def required(
 def ts_type(outline: Outline, u: Unit) -> bool:
     """A TypeScript `type` or `interface`: its body is what it declares (no code to
     collapse), so where it must stay it stays whole if it fits."""
-    return outline.lang in ("typescript", "tsx") and bool(_TS_TYPE.match(outline.lines[u.start]))
+    return outline.lang in _TS and bool(_TS_TYPE.match(outline.lines[u.start]))
 
 
 def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit]:
