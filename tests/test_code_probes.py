@@ -585,6 +585,27 @@ def test_a_long_function_around_a_nested_name_it_cannot_cut_is_not_forced() -> N
     assert not res.over_budget
 
 
+def test_a_definition_word_inside_a_docstring_or_comment_is_no_nested_definition() -> None:
+    # reST's `:type retries: int` and a comment's `# class Backoff` read like TypeScript's
+    # `type retries` and a Python class: the stub is no function around them to cut to
+    doc = "".join(f"        Line {i} about how the connection is set up.\n" for i in range(40))
+    code = (
+        "def connect(host, retries):\n"
+        '        """Open a connection.\n\n'
+        "        :type retries: int\n"
+        "        :param retries: how often to try.\n"
+        f'{doc}        """\n'
+        "        # class Backoff decides the wait\n"
+        "        pass\n\n\n" + _fill("python", 30)
+    )
+    prose = "Implement `connect`. It tries `retries` times with a `Backoff` between."
+    out, res = _send(prose, "python", code, 0.1)
+    assert not res.over_budget
+    assert "def connect(host, retries):" in out.split("\n")
+    assert "        :type retries: int" not in out.split("\n")
+    compile(out, "<trimmed>", "exec")
+
+
 def test_an_attribute_asked_about_keeps_the_line_that_assigns_it() -> None:
     init = "".join(f"        self.field{i} = make_field({i}, options)\n" for i in range(30))
     code = (

@@ -447,6 +447,20 @@ def _holder(outline: Outline, row: int) -> Unit | None:
     return u
 
 
+def _in_text(outline: Outline, row: int, col: int) -> bool:
+    """Whether ``row``'s character ``col`` is inside a string or a comment (a docstring's
+    `:type id: str` is no `type id` definition)."""
+    if outline.tree is None:
+        return False
+    at = len(outline.lines[row][:col].encode())
+    node = outline.tree.root_node.descendant_for_point_range((row, at), (row, at))
+    while node is not None:
+        if "string" in node.type or "comment" in node.type or node.type == "text_block":
+            return True
+        node = node.parent
+    return False
+
+
 def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
@@ -473,7 +487,9 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
     where: dict[str, list[int]] = {}
     for r, line in enumerate(outline.lines):
         for m in inner.finditer(line):
-            where.setdefault(next(g for g in m.groups() if g), []).append(r)
+            name = next(g for g in m.groups() if g)
+            if not _in_text(outline, r, m.start()):
+                where.setdefault(name, []).append(r)
     out: dict[Unit, list[int]] = {}
     for found in where.values():
         # (a type member `start: () => void` is no definition: it is in no function; in
