@@ -606,6 +606,48 @@ def test_a_definition_word_inside_a_docstring_or_comment_is_no_nested_definition
     compile(out, "<trimmed>", "exec")
 
 
+def _registry(stub: str) -> str:
+    """A class whose constructor checks five options before it assigns three attributes."""
+    checks = "".join(
+        f"        if not isinstance(option{i}, int):\n"
+        f"            raise TypeError('option{i} must be an int, not %r' % (option{i},))\n"
+        for i in range(5)
+    )
+    params = ", ".join(f"option{i}=0" for i in range(5))
+    reports = "".join(
+        f"    def report{i}(self, out):\n        for key in sorted(self.table):\n"
+        f"            out.write('%s %s {i}' % (key, self.table[key]))\n        return out\n\n"
+        for i in range(10)
+    )
+    return (
+        "import threading\n\n\nclass Registry(object):\n"
+        f"    def __init__(self, {params}):\n{checks}"
+        "        self.table = {}\n        self.lock = threading.Lock()\n        self.hits = 0\n\n"
+        "    def _reset_counters(self):\n        self.hits = 0\n        self.misses = 0\n\n"
+        "    def _empty_table(self):\n        for key in list(self.table):\n"
+        "            del self.table[key]\n        return len(self.table)\n\n" + reports + stub
+    )
+
+
+def test_a_method_to_write_gets_the_constructors_attributes_before_the_rest_of_it() -> None:
+    # what `clear` reads of `__init__` are the attributes; its argument checks come after
+    # the helpers the prose points to
+    code = _registry("    def clear(self):\n        pass\n")
+    prose = "Implement `clear`. It empties the table under the lock and resets the counters."
+    out, res = _send(prose, "python", code, 0.41)
+    assert not res.over_budget
+    lines = out.split("\n")
+    assert "        self.lock = threading.Lock()" in lines
+    assert "            del self.table[key]" in lines
+    assert "            raise TypeError('option3 must be an int, not %r' % (option3,))" not in lines
+    # a classmethod builds an instance: the whole constructor is what it calls
+    built = _registry("    @classmethod\n    def from_table(cls, table):\n        pass\n")
+    prose = "Implement `from_table`. It builds a registry and fills its table."
+    out, res = _send(prose, "python", built, 0.41)
+    assert not res.over_budget
+    assert "            raise TypeError('option3 must be an int, not %r' % (option3,))" in out
+
+
 def test_an_attribute_asked_about_keeps_the_line_that_assigns_it() -> None:
     init = "".join(f"        self.field{i} = make_field({i}, options)\n" for i in range(30))
     code = (

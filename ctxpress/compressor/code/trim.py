@@ -47,6 +47,7 @@ from ctxpress.compressor.code.outline import (
     definer_order,
     doc_text,
     end_row,
+    head_text,
     indent_of,
     node_at,
     refs,
@@ -757,6 +758,17 @@ _HEADER_USE = 2.5
 # Tokens of size that cost as much rank as a 1.0 step of distance, with little of the file
 # in the budget; with a share ``s`` of it in, ``_SIZE_TOKENS / (1 - s)``.
 _SIZE_TOKENS = 400
+# A constructor whose attribute assignments are a step of their own (``PART``) ranks its
+# whole body this much farther: a method still to be written reads the attributes; the
+# rest of it (argument checks, calls to the base) matters to a method that builds an
+# instance (``_alternative_constructor``).
+_CONSTRUCTOR_REST = 1.0
+
+
+def _alternative_constructor(outline: Outline, u: Unit) -> bool:
+    """A classmethod or staticmethod: one that builds an instance (``cls(...)``), mostly."""
+    head = head_text(outline, u)
+    return u.kind == "func" and ("@classmethod" in head or "@staticmethod" in head)
 
 
 def _steps(
@@ -811,9 +823,12 @@ def _steps(
         return floor[p]
 
     ranked = []
+    builds = any(d == 0.0 and _alternative_constructor(outline, s) for s, d in seeds.items())
     for u, d in dist.items():
         if u in told:
             d = _TOLD_DIST  # a docstring the prose restates: a second copy of the task
+        if u.name == "__init__" and u in (partial or {}) and not builds:
+            d += _CONSTRUCTOR_REST
         r, (f, n) = rank(u, d, costs.full(u)), floor_of(u)
         ranked.append((max(r, f), n, r, u.order, FULL, u))
     for u, rows in (partial or {}).items():
