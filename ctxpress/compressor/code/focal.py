@@ -487,9 +487,8 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
     where: dict[str, list[int]] = {}
     for r, line in enumerate(outline.lines):
         for m in inner.finditer(line):
-            name = next(g for g in m.groups() if g)
             if not _in_text(outline, r, m.start()):
-                where.setdefault(name, []).append(r)
+                where.setdefault(next(g for g in m.groups() if g), []).append(r)
     out: dict[Unit, list[int]] = {}
     for found in where.values():
         # (a type member `start: () => void` is no definition: it is in no function; in

@@ -759,9 +759,9 @@ _HEADER_USE = 2.5
 # in the budget; with a share ``s`` of it in, ``_SIZE_TOKENS / (1 - s)``.
 _SIZE_TOKENS = 400
 # A constructor whose attribute assignments are a step of their own (``PART``) ranks its
-# whole body this much farther: a method still to be written reads the attributes; the
-# rest of it (argument checks, calls to the base) matters to a method that builds an
-# instance (``_alternative_constructor``).
+# whole body this much farther: what a focal method reads of it are the attributes; the
+# rest (argument checks, calls to the base) matters to one that builds an instance
+# (``_alternative_constructor``).
 _CONSTRUCTOR_REST = 1.0
 
 
@@ -788,7 +788,8 @@ def _steps(
     uses is there for it. Size counts against a body less the more of the file the
     ``budget`` holds. A definition the prose names (``named``) pays a fraction of its
     size: it was asked for; the whole of a stub whose documentation the prose restates
-    (``told``) ranks as a helper unlikely to be used."""
+    (``told``) ranks as a helper unlikely to be used, and so, farther, does the whole of a
+    constructor whose attribute lines are a part (``_CONSTRUCTOR_REST``)."""
     steps: list[tuple[Unit, int]] = []
     # Module-level helpers many functions call are likely helpers of the focal one too.
     calls: dict[str, int] = {}
