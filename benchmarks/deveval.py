@@ -147,10 +147,10 @@ def fetch(requirement: str, folder: str) -> Path:
     ask = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json"})
     with urllib.request.urlopen(ask, timeout=120) as r:
         files = json.load(r)["files"]
-    wanted = re.compile(rf"{re.escape(name)}-{re.escape(version)}\.(tar\.gz|zip)", re.I)
+    # (an sdist spells the name with `_` or `-`, in any case: `prometheus_client-0.20.0`)
+    stem = re.escape(name.replace("_", "-"))
+    wanted = re.compile(rf"{stem}-{re.escape(version)}\.(tar\.gz|zip)", re.I)
     found = [f for f in files if wanted.fullmatch(f["filename"].replace("_", "-"))]
-    if not found:
-        found = [f for f in files if wanted.fullmatch(f["filename"])]
     if not found:
         raise SystemExit(f"no sdist of {requirement} at {url}")
     archive = CACHE / found[0]["filename"]

@@ -20,6 +20,7 @@ from ctxpress.compressor.code.outline import (
     Unit,
     ancestors,
     code_names,
+    code_row,
     defined_names,
     definer_order,
     head_text,
@@ -447,20 +448,6 @@ def _holder(outline: Outline, row: int) -> Unit | None:
     return u
 
 
-def _in_text(outline: Outline, row: int, col: int) -> bool:
-    """Whether ``row``'s character ``col`` is inside a string or a comment (a docstring's
-    `:type id: str` is no `type id` definition)."""
-    if outline.tree is None:
-        return False
-    at = len(outline.lines[row][:col].encode())
-    node = outline.tree.root_node.descendant_for_point_range((row, at), (row, at))
-    while node is not None:
-        if "string" in node.type or "comment" in node.type or node.type == "text_block":
-            return True
-        node = node.parent
-    return False
-
-
 def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
@@ -486,9 +473,8 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
     inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
     where: dict[str, list[int]] = {}
     for r, line in enumerate(outline.lines):
-        for m in inner.finditer(line):
-            if not _in_text(outline, r, m.start()):
-                where.setdefault(next(g for g in m.groups() if g), []).append(r)
+        for m in inner.finditer(code_row(outline, r)) if inner.search(line) else ():
+            where.setdefault(next(g for g in m.groups() if g), []).append(r)
     out: dict[Unit, list[int]] = {}
     for found in where.values():
         # (a type member `start: () => void` is no definition: it is in no function; in

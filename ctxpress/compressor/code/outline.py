@@ -1382,6 +1382,12 @@ def with_body(unit: Unit) -> list[Unit]:
     return out
 
 
+def code_row(outline: Outline, row: int) -> str:
+    """``row`` with its comments and string literals blanked: a docstring's `:type id:`
+    is not TypeScript's `type id`."""
+    return _split(outline, row, row)[0]
+
+
 def doc_text(outline: Outline, unit: Unit) -> str:
     """The comments and string literals of ``unit``, its leading comment included."""
     return _split(outline, unit.first, unit.last)[1]
