@@ -693,6 +693,40 @@ def test_an_empty_focal_with_a_docstring_larger_than_the_budget_keeps_its_helper
     assert "    step 39: what the function must do, told at length\n" in roomy
 
 
+def test_a_method_stub_keeps_what_its_variant_in_the_other_branch_uses() -> None:
+    # `if PY2: def render(self): ... else: def render(self): pass`: the written variant
+    # is the closest model of the stub; the module-level helper it calls ranks above the
+    # class's unrelated methods, though it is the largest definition in the file
+    def helper(name: str, rows: int) -> str:
+        steps = "".join(f"    text = text.replace({k}, {k + 1})  # step {k}\n" for k in range(rows))
+        return f"def {name}(text):\n{steps}    return text\n\n\n"
+
+    methods = [
+        f"    def unrelated_{i}(self, n):\n"
+        + "".join(f"        n += {k} * n  # step {k}\n" for k in range(12))
+        + "        return n\n\n"
+        for i in range(6)
+    ]
+    small = ["quote_chunk", "strip_chunk", "split_chunk", "pad_chunk", "trim_chunk", "cut_chunk"]
+    code = (
+        "import sys\n\nPY2 = sys.version_info < (3,)\n\n\n"
+        + "".join(helper(n, 3) for n in small[:3])
+        + helper("fold_chunk", 50)
+        + "".join(helper(n, 3) for n in small[3:])
+        + "class Link:\n    def __init__(self, raw):\n        self._raw = raw\n\n"
+        + "".join(methods[:3])
+        + "    if PY2:\n        def render(self):\n"
+        + "            return fold_chunk(self._raw).encode('utf-8')\n"
+        + "    else:\n        def render(self):\n            pass\n\n"
+        + "".join(methods[3:])
+    )
+    assert clean_parse("python", code.encode()) is not None, "fixture must parse"
+    question = "Implement `render`: the link as text, cleaned up."
+    _, out = _trim(code, "python", question, 0.45)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert helper("fold_chunk", 50).rstrip("\n") in out, "the helper the variant calls"
+
+
 def test_operators_on_self_keep_the_special_methods_they_call() -> None:
     special = "".join(
         f"    def {name}(self, *args):\n"

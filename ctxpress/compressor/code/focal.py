@@ -597,7 +597,9 @@ class ClassView:
     attrs: dict[Unit, int]  # members that first define attributes: how many each
     used: dict[str, int]  # member names: how many other methods use each on ``self``
     methods: int  # the other methods of the focal classes
-    same: dict[Unit, int]  # members that other implementations of the name use: owner rank
+    # members that other implementations of the name use (owner rank); module-level
+    # definitions that a variant in the focal class uses (0)
+    same: dict[Unit, int]
     near: dict[Unit, int]  # definitions one and two places before (-) or after (+)
 
 
@@ -629,6 +631,16 @@ def class_view(outline: Outline, f: Unit) -> ClassView:
                 for o, rank in owners.items():
                     for u in outline.members.get((o, w)) or outline.attr_defs.get((o, w), [])[:1]:
                         same[u] = min(rank, same.get(u, rank))
+    # A variant of the focal method in its own class (the other branch of `if PY2:`, a
+    # property's getter or setter) is the closest model of the body still to be written:
+    # the module-level definitions it uses, this one likely uses too. (Not those of other
+    # classes' methods of the name: in a file of twenty `serialize`s they are many.)
+    for a in outline.members.get((f.owner, f.name), []) if f.owner else ():
+        if a is not f and a.kind == "func" and not a.empty:
+            for w in refs(outline, a)[0]:
+                for u in outline.top.get(w, ()):
+                    if u.owner is None and u.kind in ("func", "class"):
+                        same.setdefault(u, 0)
     near: dict[Unit, int] = {}
     sibs = [
         c
