@@ -34,13 +34,16 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import json
+import os
 import random
 import re
 import subprocess
-import sys
 import tarfile
 import time
+import urllib.parse
+import urllib.request
 import zipfile
 from collections import Counter
 from dataclasses import dataclass
@@ -128,20 +131,50 @@ def fetch_npm(specs: list[str], folder: Path) -> None:
         print(f"npm {spec}")
 
 
-def fetch_sdists(folders: list[str], dest: Path) -> None:
-    """``pip download`` the sdist of each ``name-version`` folder and unpack it into
-    ``dest``, once (sdists, not wheels: the sources, at that version)."""
+def fetch_sdist(name: str, version: str, dest: Path) -> None:
+    """Download the sdist of ``name==version`` from the index into ``dest`` and unpack it
+    there. The file itself, sha256 checked: ``pip download`` would build the project's
+    metadata to find it (for some, compiling their extensions for minutes)."""
     dest.mkdir(parents=True, exist_ok=True)
-    pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
+    index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
+    url = f"{index}/{re.sub(r'[-_.]+', '-', name).lower()}/"
+    ask = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    with urllib.request.urlopen(ask, timeout=120) as r:
+        files = json.load(r)["files"]
+    # (an sdist spells the name with `_` or `-`, in any case: `prometheus_client-0.20.0`)
+    stem = re.escape(name.replace("_", "-"))
+    wanted = re.compile(rf"{stem}-{re.escape(version)}\.(tar\.gz|zip)", re.I)
+    found = [f for f in files if wanted.fullmatch(f["filename"].replace("_", "-"))]
+    if not found:
+        raise LookupError(f"no sdist of {name}=={version} at {url}")
+    archive = dest / found[0]["filename"]
+    if not archive.exists():
+        with urllib.request.urlopen(urllib.parse.urljoin(url, found[0]["url"]), timeout=300) as r:
+            data = r.read()
+        digest = found[0].get("hashes", {}).get("sha256")
+        if digest and hashlib.sha256(data).hexdigest() != digest:
+            raise ValueError(f"{archive.name}: sha256 does not match the index")
+        archive.write_bytes(data)
+    if archive.name.endswith(".zip"):
+        with zipfile.ZipFile(archive) as zf:
+            zf.extractall(dest)
+    else:
+        with tarfile.open(archive) as tf:
+            tf.extractall(dest, filter="data")
+
+
+def fetch_sdists(folders: list[str], dest: Path) -> None:
+    """The sdist of each ``name-version`` folder, unpacked into ``dest`` once (sdists, not
+    wheels: the sources, at that version)."""
     for folder in folders:
         if (dest / folder).is_dir():
             continue
         name, ver = folder.rsplit("-", 1)
-        sdist = dest / f"{folder}.tar.gz"
-        if not sdist.exists() and not _run([*pip, f"{name}=={ver}", "-d", str(dest)], dest):
+        try:
+            fetch_sdist(name, ver, dest)
+        except (OSError, LookupError, ValueError) as e:
+            print(f"  skipped {folder}: {e}")
             continue
-        with tarfile.open(sdist) as tf:
-            tf.extractall(dest, filter="data")
         print(f"pypi {folder}")
 
 

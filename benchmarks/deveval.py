@@ -24,20 +24,17 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
-import hashlib
 import json
 import math
 import os
 import re
-import tarfile
 import time
-import urllib.parse
-import urllib.request
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from unittest import mock
+
+from code_real import fetch_sdist  # (this folder is the script's path)
 
 import ctxpress
 from ctxpress.compressor.code import focal as code_focal
@@ -135,37 +132,14 @@ BROAD = {
 
 
 def fetch(requirement: str, folder: str) -> Path:
-    """The unpacked sdist of ``requirement`` in the cache, downloaded once from the index
-    (the file itself: ``pip download`` would build each project's metadata to get it)."""
+    """The unpacked sdist of ``requirement`` in the cache, downloaded once."""
     target = CACHE / folder
-    if target.is_dir():
-        return target
-    CACHE.mkdir(parents=True, exist_ok=True)
-    name, version = requirement.split("==")
-    index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
-    url = f"{index}/{re.sub(r'[-_.]+', '-', name).lower()}/"
-    ask = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json"})
-    with urllib.request.urlopen(ask, timeout=120) as r:
-        files = json.load(r)["files"]
-    # (an sdist spells the name with `_` or `-`, in any case: `prometheus_client-0.20.0`)
-    stem = re.escape(name.replace("_", "-"))
-    wanted = re.compile(rf"{stem}-{re.escape(version)}\.(tar\.gz|zip)", re.I)
-    found = [f for f in files if wanted.fullmatch(f["filename"].replace("_", "-"))]
-    if not found:
-        raise SystemExit(f"no sdist of {requirement} at {url}")
-    archive = CACHE / found[0]["filename"]
-    with urllib.request.urlopen(urllib.parse.urljoin(url, found[0]["url"]), timeout=300) as r:
-        data = r.read()
-    digest = found[0].get("hashes", {}).get("sha256")
-    if digest and hashlib.sha256(data).hexdigest() != digest:
-        raise SystemExit(f"{archive.name}: sha256 does not match the index")
-    archive.write_bytes(data)
-    if archive.name.endswith(".zip"):
-        with zipfile.ZipFile(archive) as zf:
-            zf.extractall(CACHE)
-    else:
-        with tarfile.open(archive) as tar:
-            tar.extractall(CACHE, filter="data")
+    if not target.is_dir():
+        name, version = requirement.split("==")
+        try:
+            fetch_sdist(name, version, CACHE)
+        except (OSError, LookupError, ValueError) as e:
+            raise SystemExit(f"could not fetch {requirement}: {e}") from e
     if not target.is_dir():
         raise SystemExit(f"could not unpack {requirement} into {target}")
     return target
