@@ -727,6 +727,34 @@ def test_a_method_stub_keeps_what_its_variant_in_the_other_branch_uses() -> None
     assert helper("fold_chunk", 50).rstrip("\n") in out, "the helper the variant calls"
 
 
+def test_a_private_helper_nothing_calls_is_kept_for_the_stub() -> None:
+    # `_spaces` is private and nothing in the file calls it: it was written for a caller,
+    # and the body still to be written is the likely one (ahead of `shown`, a public
+    # method beside the stub that uses another helper)
+    def method(name: str, rows: int) -> str:
+        step = "        text = text.replace({k}, {n})  # step {k}\n"
+        steps = "".join(step.format(k=k, n=k + 1) for k in range(rows))
+        return f"    def {name}(self, text):\n{steps}        return text\n\n"
+
+    shown = (
+        "    def shown(self):\n        text = self._escape(self.text)\n"
+        + "".join(f"        text = text.strip({k})  # part {k}\n" for k in range(8))
+        + "        return text\n\n"
+    )
+    code = (
+        "class Page:\n    def __init__(self, text):\n        self.text = text\n\n"
+        + "".join(method(n, 8) for n in ("_spaces", "to_html", "summary", "_escape"))
+        + shown
+        + "    def clean(self):\n        pass\n\n\n"
+        + "".join(_filler(i, "python") for i in range(6))
+    )
+    assert clean_parse("python", code.encode()) is not None, "fixture must parse"
+    question = "Implement `clean`: the page's text, made presentable."
+    _, out = _trim(code, "python", question, 0.22)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert method("_spaces", 8).rstrip("\n") in out, "the helper nothing else calls"
+
+
 def test_operators_on_self_keep_the_special_methods_they_call() -> None:
     special = "".join(
         f"    def {name}(self, *args):\n"
