@@ -693,14 +693,19 @@ def test_an_empty_focal_with_a_docstring_larger_than_the_budget_keeps_its_helper
     assert "    step 39: what the function must do, told at length\n" in roomy
 
 
+def _replacer(name: str, rows: int, method: bool = False) -> str:
+    """A function (a method of a class, with ``method``) of ``rows`` replace steps: helpers
+    alike but for their names, so that only what uses them tells them apart."""
+    pad, args = ("    ", "self, text") if method else ("", "text")
+    step = pad + "    text = text.replace({k}, {n})  # step {k}\n"
+    steps = "".join(step.format(k=k, n=k + 1) for k in range(rows))
+    return f"{pad}def {name}({args}):\n{steps}{pad}    return text\n\n" + ("" if method else "\n")
+
+
 def test_a_method_stub_keeps_what_its_variant_in_the_other_branch_uses() -> None:
     # `if PY2: def render(self): ... else: def render(self): pass`: the written variant
     # is the closest model of the stub; the module-level helper it calls ranks above the
     # class's unrelated methods, though it is the largest definition in the file
-    def helper(name: str, rows: int) -> str:
-        steps = "".join(f"    text = text.replace({k}, {k + 1})  # step {k}\n" for k in range(rows))
-        return f"def {name}(text):\n{steps}    return text\n\n\n"
-
     methods = [
         f"    def unrelated_{i}(self, n):\n"
         + "".join(f"        n += {k} * n  # step {k}\n" for k in range(12))
@@ -710,9 +715,9 @@ def test_a_method_stub_keeps_what_its_variant_in_the_other_branch_uses() -> None
     small = ["quote_chunk", "strip_chunk", "split_chunk", "pad_chunk", "trim_chunk", "cut_chunk"]
     code = (
         "import sys\n\nPY2 = sys.version_info < (3,)\n\n\n"
-        + "".join(helper(n, 3) for n in small[:3])
-        + helper("fold_chunk", 50)
-        + "".join(helper(n, 3) for n in small[3:])
+        + "".join(_replacer(n, 3) for n in small[:3])
+        + _replacer("fold_chunk", 50)
+        + "".join(_replacer(n, 3) for n in small[3:])
         + "class Link:\n    def __init__(self, raw):\n        self._raw = raw\n\n"
         + "".join(methods[:3])
         + "    if PY2:\n        def render(self):\n"
@@ -724,18 +729,13 @@ def test_a_method_stub_keeps_what_its_variant_in_the_other_branch_uses() -> None
     question = "Implement `render`: the link as text, cleaned up."
     _, out = _trim(code, "python", question, 0.45)
     assert clean_parse("python", out.encode()) is not None, out
-    assert helper("fold_chunk", 50).rstrip("\n") in out, "the helper the variant calls"
+    assert _replacer("fold_chunk", 50).rstrip("\n") in out, "the helper the variant calls"
 
 
 def test_a_private_helper_nothing_calls_is_kept_for_the_stub() -> None:
     # `_spaces` is private and nothing in the file calls it: it was written for a caller,
     # and the body still to be written is the likely one (ahead of `shown`, a public
     # method beside the stub that uses another helper)
-    def method(name: str, rows: int) -> str:
-        step = "        text = text.replace({k}, {n})  # step {k}\n"
-        steps = "".join(step.format(k=k, n=k + 1) for k in range(rows))
-        return f"    def {name}(self, text):\n{steps}        return text\n\n"
-
     shown = (
         "    def shown(self):\n        text = self._escape(self.text)\n"
         + "".join(f"        text = text.strip({k})  # part {k}\n" for k in range(8))
@@ -743,7 +743,9 @@ def test_a_private_helper_nothing_calls_is_kept_for_the_stub() -> None:
     )
     code = (
         "class Page:\n    def __init__(self, text):\n        self.text = text\n\n"
-        + "".join(method(n, 8) for n in ("_spaces", "to_html", "summary", "_escape"))
+        + "".join(
+            _replacer(n, 8, method=True) for n in ("_spaces", "to_html", "summary", "_escape")
+        )
         + shown
         + "    def clean(self):\n        pass\n\n\n"
         + "".join(_filler(i, "python") for i in range(6))
@@ -752,7 +754,7 @@ def test_a_private_helper_nothing_calls_is_kept_for_the_stub() -> None:
     question = "Implement `clean`: the page's text, made presentable."
     _, out = _trim(code, "python", question, 0.22)
     assert clean_parse("python", out.encode()) is not None, out
-    assert method("_spaces", 8).rstrip("\n") in out, "the helper nothing else calls"
+    assert _replacer("_spaces", 8, method=True).rstrip("\n") in out, "the helper nothing else calls"
 
 
 def test_operators_on_self_keep_the_special_methods_they_call() -> None:

@@ -582,6 +582,12 @@ _NEAR_BASE, _NEAR_STEP = 1.3, 0.3
 _SHARED_BASE, _SHARED_MIN = 1.8, 3
 
 
+def class_level(head: str) -> bool:
+    """Whether a method's header (``head_text``) makes it a classmethod or staticmethod:
+    one that reads no instance, and mostly builds one (``cls(...)``)."""
+    return "@classmethod" in head or "@staticmethod" in head
+
+
 def data_kind(u: Unit) -> str:
     """A unit's kind as a candidate: a named block (`const table = { … }`, a namespace) is
     a value the body may read, as a statement is; so is a CommonJS `require` (an import

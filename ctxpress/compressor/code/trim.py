@@ -25,6 +25,7 @@ from typing import Any
 from ctxpress.compressor.code.cases import cases_cut
 from ctxpress.compressor.code.focal import (
     TEST_NAME,
+    class_level,
     find_focal,
     included,
     nested_definitions,
@@ -767,8 +768,7 @@ _CONSTRUCTOR_REST = 1.0
 
 def _alternative_constructor(outline: Outline, u: Unit) -> bool:
     """A classmethod or staticmethod: one that builds an instance (``cls(...)``), mostly."""
-    head = head_text(outline, u)
-    return u.kind == "func" and ("@classmethod" in head or "@staticmethod" in head)
+    return u.kind == "func" and class_level(head_text(outline, u))
 
 
 def _steps(

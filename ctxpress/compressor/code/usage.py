@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ctxpress.compressor.code.focal import (
+    class_level,
     class_view,
     data_kind,
     is_docstring,
@@ -156,7 +157,7 @@ def features(o: Outline, f: Unit, focus: Focus) -> dict[Unit, list[float]]:
             float(method and name.startswith("_") and not name.startswith("__")),
             float(method and not name.startswith("_")),
             float(method and ("@property" in head or ".setter" in head)),
-            float(method and ("@classmethod" in head or "@staticmethod" in head)),
+            float(method and class_level(head)),
             float(mine and view.owners.get(u.owner or "", 0) > 0),
             float(mine and data_kind(u) == "stmt"),
             float(u.owner is None and u.kind == "func"),
