@@ -757,6 +757,31 @@ def test_a_private_helper_nothing_calls_is_kept_for_the_stub() -> None:
     assert _replacer("_spaces", 8, method=True).rstrip("\n") in out, "the helper nothing else calls"
 
 
+def test_a_class_the_stub_builds_comes_with_its_alternative_constructor() -> None:
+    # `load` returns a `Record`: the classmethod that builds one from text comes with the
+    # class as its constructor does, ahead of the class's smaller methods
+    methods = "".join(
+        _replacer(n, 4, method=True)
+        for n in ("title", "summary", "tags", "slug", "author", "year", "pages", "venue")
+    )
+    from_text = "    @classmethod\n" + _replacer("from_text", 9, method=True).replace(
+        "(self, text):", '(cls, text) -> "Record":'
+    ).replace("return text", "return cls(text.split())")
+    code = (
+        "class Record:\n    def __init__(self, fields):\n        self.fields = fields\n\n"
+        + methods
+        + from_text
+        + "\n"
+        + "".join(_filler(i, "python") for i in range(8))
+        + "def load(path):\n    pass\n"
+    )
+    assert clean_parse("python", code.encode()) is not None, "fixture must parse"
+    question = "Implement `load`: read the file at `path` and return the `Record` it holds."
+    _, out = _trim(code, "python", question, 0.22)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert from_text.rstrip("\n") in out, "the alternative constructor"
+
+
 def test_operators_on_self_keep_the_special_methods_they_call() -> None:
     special = "".join(
         f"    def {name}(self, *args):\n"

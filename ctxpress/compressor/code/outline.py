@@ -1590,6 +1590,18 @@ def _constructs(cls: Unit, member: Unit) -> bool:
     return member.kind == "func" and member.name in ("__init__", "constructor", "new", cls.name)
 
 
+def _builds(outline: Outline, cls: Unit, member: Unit) -> bool:
+    """A classmethod that returns an instance of ``cls`` (``cls(`` in its body, or the
+    class as its return type): an alternative constructor, which comes with the class as
+    its constructor does."""
+    if member.kind != "func" or "@classmethod" not in head_text(outline, member):
+        return False
+    rows = outline.lines[member.start : member.last + 1]
+    returns = re.compile(r"->\s*['\"]?" + re.escape(cls.name) + r"\b")
+    header = next((i for i, r in enumerate(rows) if r.rstrip().endswith(":")), 0)
+    return any("cls(" in r for r in rows) or any(returns.search(r) for r in rows[: header + 1])
+
+
 def relate(
     outline: Outline, seeds: dict[Unit, float], via: dict[Unit, Unit] | None = None
 ) -> dict[Unit, float]:
@@ -1619,7 +1631,9 @@ def relate(
         if u.kind == "class" and u.children:
             # using a class is mostly constructing it: its constructor comes nearly with it
             ctors = {c for c in u.children if _constructs(u, c)}
-            nxt.extend((_CTOR_COST if c in ctors else 0.5, c) for c in u.children)
+            nxt.extend(
+                (_CTOR_COST if c in ctors or _builds(outline, u, c) else 0.5, c) for c in u.children
+            )
             if not ctors:  # an inherited one
                 for base in outline.bases.get(u.name, ())[:1]:
                     for b in outline.types.get(base, ()):
