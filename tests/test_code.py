@@ -757,29 +757,47 @@ def test_a_private_helper_nothing_calls_is_kept_for_the_stub() -> None:
     assert _replacer("_spaces", 8, method=True).rstrip("\n") in out, "the helper nothing else calls"
 
 
-def test_a_class_the_stub_builds_comes_with_its_alternative_constructor() -> None:
-    # `load` returns a `Record`: the classmethod that builds one from text comes with the
-    # class as its constructor does, ahead of the class's smaller methods
+def _class_then_stub(cls: str, last: str, stub: str) -> str:
+    """Class ``cls``: a constructor, eight methods alike, then ``last``; unrelated
+    functions, then ``stub``: only what ``last`` is tells it apart from the others."""
     methods = "".join(
         _replacer(n, 4, method=True)
         for n in ("title", "summary", "tags", "slug", "author", "year", "pages", "venue")
     )
+    code = (
+        f"class {cls}:\n    def __init__(self, fields):\n        self.fields = fields\n\n"
+        + methods
+        + last
+        + "\n"
+        + "".join(_filler(i, "python") for i in range(8))
+        + stub
+    )
+    assert clean_parse("python", code.encode()) is not None, "fixture must parse"
+    return code
+
+
+def test_a_class_the_stub_builds_comes_with_its_alternative_constructor() -> None:
+    # `load` returns a `Record`: the classmethod that builds one from text comes with the
+    # class as its constructor does, ahead of the class's smaller methods
     from_text = "    @classmethod\n" + _replacer("from_text", 9, method=True).replace(
         "(self, text):", '(cls, text) -> "Record":'
     ).replace("return text", "return cls(text.split())")
-    code = (
-        "class Record:\n    def __init__(self, fields):\n        self.fields = fields\n\n"
-        + methods
-        + from_text
-        + "\n"
-        + "".join(_filler(i, "python") for i in range(8))
-        + "def load(path):\n    pass\n"
-    )
-    assert clean_parse("python", code.encode()) is not None, "fixture must parse"
+    code = _class_then_stub("Record", from_text, "def load(path):\n    pass\n")
     question = "Implement `load`: read the file at `path` and return the `Record` it holds."
     _, out = _trim(code, "python", question, 0.22)
     assert clean_parse("python", out.encode()) is not None, out
     assert from_text.rstrip("\n") in out, "the alternative constructor"
+
+
+def test_a_class_the_stub_signature_names_lends_the_methods_its_name_shares() -> None:
+    # `restore(store: Store, raw)`: of the class its signature names, the method named
+    # like the stub (`Store.restore_bytes`) comes right after the constructor, ahead of
+    # the class's other methods
+    restore_bytes = _replacer("restore_bytes", 6, method=True)
+    code = _class_then_stub("Store", restore_bytes, "def restore(store: Store, raw):\n    pass\n")
+    _, out = _trim(code, "python", "Implement `restore`: put the saved state back.", 0.16)
+    assert clean_parse("python", out.encode()) is not None, out
+    assert restore_bytes.rstrip("\n") in out, "the named method"
 
 
 def test_operators_on_self_keep_the_special_methods_they_call() -> None:

@@ -944,6 +944,9 @@ _INCLUDED = 1.5
 _USER_COST = 3.5
 # Users of one definition seeded, at most (the nearest): examples, not a call graph.
 _USERS_MAX = 4
+# Past a class a stub's signature names, to its methods that share a word with the stub's
+# name: after its constructor (0.3 in ``relate``), before its other members (0.5).
+_NAMED_MEMBER = 0.4
 
 
 def trim_outline(
@@ -1026,6 +1029,22 @@ def trim_outline(
             seeds[u] = d
     via: dict[Unit, Unit] = {}
     dist = relate(outline, seeds, via) if seeds else {}
+    # A class a stub's signature names (a parameter's type, the return type), not its own:
+    # the methods that share a word with the stub's name are the ones it calls, mostly
+    # (`load_bytecode(bucket: Bucket)`: `Bucket.bytecode_from_string`).
+    for f in empty:
+        words = set(subwords(f.name))
+        for u, p in via.items():
+            if (
+                p.kind == "class"
+                and p.name in f.header_words
+                and u.parent is p
+                and u.kind == "func"
+                and p not in ancestors(f)
+                and not u.name.startswith("__")
+                and words.intersection(subwords(u.name))
+            ):
+                dist[u] = min(dist[u], dist[p] + _NAMED_MEMBER)
     # Who calls a function the prose names (or reads a constant it names) is context too:
     # a few nearest users, without what they use in turn.
     named = {s: d for s, d in seeds.items() if (d == 0.0 or s.kind == "stmt") and not s.empty}
