@@ -1598,8 +1598,8 @@ def _builds(outline: Outline, cls: Unit, member: Unit) -> bool:
         return False
     rows = outline.lines[member.start : member.last + 1]
     returns = re.compile(r"->\s*['\"]?" + re.escape(cls.name) + r"\b")
-    header = next((i for i, r in enumerate(rows) if r.rstrip().endswith(":")), 0)
-    return any("cls(" in r for r in rows) or any(returns.search(r) for r in rows[: header + 1])
+    header = rows[: max(member.head_end, member.start) - member.start + 1]
+    return any("cls(" in r for r in rows) or any(returns.search(r) for r in header)
 
 
 def relate(

@@ -1033,14 +1033,14 @@ def trim_outline(
     # the methods that share a word with the stub's name are the ones it calls, mostly
     # (`load_bytecode(bucket: Bucket)`: `Bucket.bytecode_from_string`).
     for f in empty:
-        words = set(subwords(f.name))
+        words, own = set(subwords(f.name)), set(ancestors(f))
         for u, p in via.items():
             if (
                 p.kind == "class"
                 and p.name in f.header_words
                 and u.parent is p
                 and u.kind == "func"
-                and p not in ancestors(f)
+                and p not in own
                 and not u.name.startswith("__")
                 and words.intersection(subwords(u.name))
             ):
