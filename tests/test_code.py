@@ -1042,3 +1042,51 @@ def test_code_names_leave_out_comments_and_strings(
     names = code_names(o, f)
     assert used <= names, names
     assert not prose & names, names
+
+
+@pytest.mark.parametrize(
+    ("tag", "code", "unrelated"),
+    [
+        (
+            "tsx",
+            "import React, {type ReactNode} from 'react';\n"
+            "import Link, {type Props as LinkProps} from '@docusaurus/Link';\n"
+            "import type {Props} from '@theme/Card';\n\n"
+            + "".join(_filler(i, "tsx") for i in range(6))
+            + "export default function Card({title}: Props): ReactNode {\n"
+            + "  // TODO: implement\n}\n",
+            "import Link, {type Props as LinkProps} from '@docusaurus/Link';",
+        ),
+        (
+            "python",
+            "from typing import Sequence\n"
+            "from .shapes import Props as ShapeProps\n"
+            "from .props import Props\n\n\n"
+            + "".join(_filler(i, "python") for i in range(6))
+            + "def card(props: Props, items: Sequence[int]) -> int:\n    pass\n",
+            "from .shapes import Props as ShapeProps",
+        ),
+        (
+            "rust",
+            "use std::collections::HashMap;\n"
+            "use crate::shapes::Props as ShapeProps;\n"
+            "use crate::props::Props;\n\n"
+            + "".join(_filler(i, "rust") for i in range(6))
+            + "pub fn card(props: Props, seen: HashMap<u32, u32>) -> u32 {\n    todo!()\n}\n",
+            "use crate::shapes::Props as ShapeProps;",
+        ),
+    ],
+)
+def test_an_import_defines_the_names_it_binds_not_the_ones_it_renames(
+    tag: str, code: str, unrelated: str
+) -> None:
+    # `Props as LinkProps` binds LinkProps: the stub's `Props` comes from the other import,
+    # and only that one is needed where the budget has room for little else
+    messages = _ask(code, tag, "Implement the stub.")
+    budget = _budget(messages, code, 0.05)
+    result = ctxpress.compress(messages, budget=budget)
+    out = _block(result.messages)[1]
+    needed = ("Props} from '@theme/Card';", "from .props import Props", "use crate::props::Props;")
+    assert any(line in out for line in needed), out
+    assert unrelated not in out, out
+    assert result.tokens_after <= budget

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ctxpress.compressor.code.imports import bound_names
 from ctxpress.compressor.code.languages import SPECS, LangSpec, node_text
 
 IDENT = re.compile(r"(?:[^\W\d]|\$)[\w$]*")  # an identifier of any supported language
@@ -976,9 +977,12 @@ class _Builder:
                     core, ctype, wrapped = obj, "object_body", obj
         if ctype in spec.imports or node.type in spec.imports:
             unit.kind = "import"
-            words = IDENT.findall(node_text(node))
-            skip = _PY_IMPORT_WORDS if self.spec.python else _IMPORT_WORDS
-            unit.defs = tuple(dict.fromkeys(w for w in words if w not in skip))
+            bound = bound_names(node)
+            if bound is None:
+                words = IDENT.findall(node_text(node))
+                skip = _PY_IMPORT_WORDS if self.spec.python else _IMPORT_WORDS
+                bound = [w for w in words if w not in skip]
+            unit.defs = tuple(dict.fromkeys(bound))
             return unit
         if _requires(node):
             unit.kind, unit.defs = "import", tuple(dict.fromkeys(decl_names(node)))
