@@ -1090,3 +1090,23 @@ def test_an_import_defines_the_names_it_binds_not_the_ones_it_renames(
     assert any(line in out for line in needed), out
     assert unrelated not in out, out
     assert result.tokens_after <= budget
+
+
+def test_a_header_include_defines_nothing_in_the_file() -> None:
+    # `struct stat *st` names `stat`, which `<sys/stat.h>` declares out of sight: the include
+    # is context, not a definition to keep past the budget
+    includes = "".join(
+        f"#include <{h}>\n" for h in ("sys/types.h", "sys/stat.h", "time.h", "errno.h", "fcntl.h")
+    )
+    stub = (
+        "int\nnormal_fstatat (int fd, char const *file, struct stat *st, time_t when)\n"
+        "{\n  /* TODO */\n}\n"
+    )
+    code = includes + "\n" + "".join(_filler(i, "c") for i in range(6)) + stub
+    messages = _ask(code, "c", "Implement `normal_fstatat`.")
+    budget = _budget(messages, code, 0.025)  # the stub and a little more
+    result = ctxpress.compress(messages, budget=budget)
+    out = _block(result.messages)[1]
+    assert stub in out, out
+    assert result.tokens_after <= budget, out
+    assert clean_parse("c", out.encode()) is not None

@@ -2,9 +2,10 @@
 
 Every identifier in an import is not a name it defines: `from a.b import c as d` binds
 `d` alone, `import Link, {type Props as LinkProps}` binds `Link` and `LinkProps`, and
-`use std::collections::HashMap` binds `HashMap`. Counting the others links a body that
-says `b`, `c` or `Props` to an import it does not use, which then takes the room of what
-it does use (or is forced in as a definition the focal code needs).
+`use std::collections::HashMap` binds `HashMap`, and `#include <sys/stat.h>` binds nothing
+the file can show (`struct stat` is declared in the header). Counting the others links a
+body that says `b`, `c`, `Props` or `stat` to an import it does not use, which then takes
+the room of what it does use (or is forced in as a definition the focal code needs).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ _GO_MAJOR = re.compile(r"v\d+$")
 
 def bound_names(node: Any) -> list[str] | None:
     """Names ``node`` (an import statement, or a node around one) binds; ``None`` where
-    its syntax does not say (a wildcard, an include, a grammar not read here)."""
+    its syntax does not say (a wildcard, `using namespace`, a grammar not read here)."""
     t = node.type
     if t in ("import_statement", "import_from_statement", "future_import_statement"):
         return _python_or_js(node)
@@ -32,6 +33,12 @@ def bound_names(node: Any) -> list[str] | None:
         if specs or any(c.type == "interpreted_string_literal" for c in node.children):
             return _go(node)
         return _java(node)
+    if t == "preproc_include":
+        return []  # what a header declares is not in the file
+    if t == "using_declaration":
+        named = [c for c in node.named_children if c.type == "qualified_identifier"]
+        name = named[0].child_by_field_name("name") if named else None
+        return [node_text(name)] if name is not None else None
     for c in node.named_children:
         if c.type in ("import_statement", "import_from_statement"):
             return bound_names(c)
