@@ -1075,6 +1075,22 @@ def test_code_names_leave_out_comments_and_strings(
             + "pub fn card(props: Props, seen: HashMap<u32, u32>) -> u32 {\n    todo!()\n}\n",
             "use crate::shapes::Props as ShapeProps;",
         ),
+        (
+            "java",
+            "import java.util.List;\nimport com.acme.model.Props.Builder;\n"
+            "import com.acme.model.Props;\n\nclass Deck {\n"
+            + "".join(_filler(i, "java") for i in range(6))
+            + "    List<Integer> card(Props props) {\n        // TODO: implement\n    }\n}\n",
+            "import com.acme.model.Props.Builder;",
+        ),
+        (
+            "go",
+            'package deck\n\nimport "example.com/props"\n'
+            'import shapes "example.com/props/shapes"\n\n'
+            + "".join(_filler(i, "go") for i in range(6))
+            + 'func card(p props.Props) int {\n\tpanic("TODO")\n}\n',
+            'import shapes "example.com/props/shapes"',
+        ),
     ],
 )
 def test_an_import_defines_the_names_it_binds_not_the_ones_it_renames(
@@ -1086,7 +1102,13 @@ def test_an_import_defines_the_names_it_binds_not_the_ones_it_renames(
     budget = _budget(messages, code, 0.05)
     result = ctxpress.compress(messages, budget=budget)
     out = _block(result.messages)[1]
-    needed = ("Props} from '@theme/Card';", "from .props import Props", "use crate::props::Props;")
+    needed = (
+        "Props} from '@theme/Card';",
+        "from .props import Props",
+        "use crate::props::Props;",
+        "import com.acme.model.Props;",
+        'import "example.com/props"',
+    )
     assert any(line in out for line in needed), out
     assert unrelated not in out, out
     assert result.tokens_after <= budget

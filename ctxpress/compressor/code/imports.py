@@ -1,7 +1,7 @@
 """The names an import binds, read from its syntax tree.
 
 Every identifier in an import is not a name it defines: `from a.b import c as d` binds
-`d` alone, `import Link, {type Props as LinkProps}` binds `Link` and `LinkProps`, and
+`d` alone, `import Link, {type Props as LinkProps}` binds `Link` and `LinkProps`,
 `use std::collections::HashMap` binds `HashMap`, and `#include <sys/stat.h>` binds nothing
 the file can show (`struct stat` is declared in the header). Counting the others links a
 body that says `b`, `c`, `Props` or `stat` to an import it does not use, which then takes
