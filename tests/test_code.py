@@ -1098,10 +1098,7 @@ def test_an_import_defines_the_names_it_binds_not_the_ones_it_renames(
 ) -> None:
     # `Props as LinkProps` binds LinkProps: the stub's `Props` comes from the other import,
     # and only that one is needed where the budget has room for little else
-    messages = _ask(code, tag, "Implement the stub.")
-    budget = _budget(messages, code, 0.05)
-    result = ctxpress.compress(messages, budget=budget)
-    out = _block(result.messages)[1]
+    result, out = _trim(code, tag, "Implement the stub.", 0.05)
     needed = (
         "Props} from '@theme/Card';",
         "from .props import Props",
@@ -1111,7 +1108,7 @@ def test_an_import_defines_the_names_it_binds_not_the_ones_it_renames(
     )
     assert any(line in out for line in needed), out
     assert unrelated not in out, out
-    assert result.tokens_after <= budget
+    assert result.budget is not None and result.tokens_after <= result.budget
 
 
 def test_a_header_include_defines_nothing_in_the_file() -> None:
@@ -1125,10 +1122,8 @@ def test_a_header_include_defines_nothing_in_the_file() -> None:
         "{\n  /* TODO */\n}\n"
     )
     code = includes + "\n" + "".join(_filler(i, "c") for i in range(6)) + stub
-    messages = _ask(code, "c", "Implement `normal_fstatat`.")
-    budget = _budget(messages, code, 0.025)  # the stub and a little more
-    result = ctxpress.compress(messages, budget=budget)
-    out = _block(result.messages)[1]
+    # a budget with room for the stub and a little more
+    result, out = _trim(code, "c", "Implement `normal_fstatat`.", 0.025)
     assert stub in out, out
-    assert result.tokens_after <= budget, out
+    assert result.budget is not None and result.tokens_after <= result.budget, out
     assert clean_parse("c", out.encode()) is not None

@@ -114,7 +114,7 @@ def _java(node: Any) -> list[str] | None:
 def _go(node: Any) -> list[str] | None:
     """`str "strings"` binds `str`; `"gopkg.in/yaml.v3"` the package named in its last
     part (`yaml`; the package clause of the imported code decides, which is not here)."""
-    specs = [node] if node.type == "import_spec" else []
+    specs: list[Any] = []
     stack = list(node.named_children)
     while stack:
         c = stack.pop()
