@@ -1127,3 +1127,74 @@ def test_a_header_include_defines_nothing_in_the_file() -> None:
     assert stub in out, out
     assert result.budget is not None and result.tokens_after <= result.budget, out
     assert clean_parse("c", out.encode()) is not None
+
+
+_SHADE = """use std::env;
+use std::fmt;
+use std::process;
+use std::str::FromStr;
+
+use palette::{Palette, Tone};
+
+#[derive(Debug, Clone, Copy)]
+enum Shade {
+    Light,
+    Dark,
+}
+
+impl Default for Shade {
+    fn default() -> Self {
+        Shade::Light
+    }
+}
+
+impl Into<Palette> for Shade {
+    fn into(self) -> Palette {
+        todo!()
+    }
+}
+
+impl FromStr for Shade {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shade, String> {
+        match s {
+            "light" => Ok(Shade::Light),
+            "dark" => Ok(Shade::Dark),
+            _ => Err(format!("shade '{}' unknown", s)),
+        }
+    }
+}
+
+impl fmt::Display for Shade {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{:?}", self)
+    }
+}
+
+/// Print the palette of the shade named on the command line.
+fn main() {
+    let name = env::args().nth(1).unwrap_or_else(|| "light".to_string());
+    let shade: Shade = match name.parse() {
+        Ok(shade) => shade,
+        Err(e) => {
+            eprintln!("{}", e);
+            process::exit(2);
+        }
+    };
+    let palette: Palette = shade.into();
+    for tone in palette.tones() {
+        println!("{}: {}", shade, Tone::describe(tone));
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("share", [0.2, 0.3, 0.4])
+def test_a_method_apart_from_its_type_keeps_the_type_definition(share: float) -> None:
+    # `into(self)` will match on the variants of `Shade`, which its `impl` block only names:
+    # the enum comes before the other impls of the type
+    result, out = _trim(_SHADE, "rust", "Implement `into`.", share)
+    assert "enum Shade {\n    Light,\n    Dark,\n}" in out, out
+    assert "fn into(self) -> Palette {\n        todo!()" in out
+    assert result.budget is not None and result.tokens_after <= result.budget
+    assert clean_parse("rust", out.encode()) is not None

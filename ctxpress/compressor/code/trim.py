@@ -756,6 +756,9 @@ _CALL_STEP, _CALL_MAX = 0.1, 0.5
 _NAMED_SIZE = 4
 # Distance of what the header of a class around a focal unit names (a base, a decorator).
 _HEADER_USE = 2.5
+# Distance of the definition of a focal method's own type, where that is not around it:
+# the likelihood of a constructor (``usage``).
+_OWN_TYPE = 1.0
 # Tokens of size that cost as much rank as a 1.0 step of distance, with little of the file
 # in the budget; with a share ``s`` of it in, ``_SIZE_TOKENS / (1 - s)``.
 _SIZE_TOKENS = 400
@@ -1060,6 +1063,13 @@ def trim_outline(
             for u in outline.top.get(w, ()):
                 if u not in enclosing and dist.get(u, 99.0) > _HEADER_USE:
                     dist[u] = _HEADER_USE
+    # A method defined apart from its type (Rust's `impl Into<Config> for Shade`, Go's
+    # receiver, C++'s `Foo::bar`): that type's definition holds its data (the fields, the
+    # variants it matches on), as a Python class's constructor does.
+    for f in focal:
+        for u in outline.types.get(f.owner, ()) if f.owner else ():
+            if u.kind == "class" and u.label == f.owner and u.owner is None and u not in enclosing:
+                dist[u] = min(dist.get(u, 99.0), _OWN_TYPE)
     for u in included(outline, focal):
         dist[u] = min(dist.get(u, 99.0), _INCLUDED)
     partial = partial_bodies(outline, focal, costs)
