@@ -1198,3 +1198,15 @@ def test_a_method_apart_from_its_type_keeps_the_type_definition(share: float) ->
     assert "fn into(self) -> Palette {\n        todo!()" in out
     assert result.budget is not None and result.tokens_after <= result.budget
     assert clean_parse("rust", out.encode()) is not None
+
+
+@pytest.mark.parametrize("share", [0.58, 0.59])
+def test_a_tight_budget_keeps_the_more_related_body_over_lesser_fillers(share: float) -> None:
+    # With room for about half the file, the plan first counted over the budget; planned
+    # again lower, `from_str` (Shade's other impl) no longer fit and main's signature and
+    # imports took its place. The longest run of upgrades in order that fits keeps it.
+    result, out = _trim(_SHADE, "rust", "Implement `into`.", share)
+    assert '            "light" => Ok(Shade::Light),' in out, out
+    assert "enum Shade {" in out
+    assert result.budget is not None and result.tokens_after <= result.budget
+    assert clean_parse("rust", out.encode()) is not None

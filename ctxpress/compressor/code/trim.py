@@ -769,6 +769,20 @@ _SIZE_TOKENS = 400
 _CONSTRUCTOR_REST = 1.0
 
 
+# A plan's modes, its rendered code and that code's counted tokens.
+_Rendered = tuple[dict[Unit, int], str, int]
+
+
+def _ahead(steps: list[tuple[Unit, int]], a: dict[Unit, int], b: dict[Unit, int]) -> int:
+    """1 + the index of the first of ``steps`` on which plans ``a`` and ``b`` differ, if
+    ``a`` takes it; else 0."""
+    for i, (u, mode) in enumerate(steps):
+        took = a.get(u, DROP) >= mode
+        if took != (b.get(u, DROP) >= mode):
+            return i + 1 if took else 0
+    return 0
+
+
 def _alternative_constructor(outline: Outline, u: Unit) -> bool:
     """A classmethod or staticmethod: one that builds an instance (``cls(...)``), mostly."""
     return u.kind == "func" and class_level(head_text(outline, u))
@@ -1089,7 +1103,8 @@ def trim_outline(
     # by a fifth and more on a small budget, or where dense data sets the per-char rate).
     slack = max(2, budget // 50)
     target, fits, over = budget, 0, budget * 4  # targets known to fit, to overrun
-    best: tuple[dict[Unit, int], str, int] | None = None
+    best: _Rendered | None = None
+    over_modes: dict[Unit, int] = {}  # of the plan at the least target that overran
     code = ""
     modes: dict[Unit, int] = {}
     tokens = 0
@@ -1104,37 +1119,51 @@ def trim_outline(
                 break
             fits, step = target, target + budget - tokens
         else:
-            over = target
+            over, over_modes = target, modes
             step = (fits + over) // 2 if best else target - (tokens - budget) - slack
         step = min(step, over - 1)
         if step <= fits or step <= 0:
             break
         target = step
+
+    def attempt(k: int, terse: bool = False) -> _Rendered:
+        m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, told, cuts)
+        text = render(outline, m, partial, terse)
+        return m, text, count(text)
+
+    def longest_run(least: int = 0) -> _Rendered | None:
+        """The longest run of upgrades, in order of relevance, that fits when counted, if
+        one of ``least`` does. Each one only adds lines, so the count grows with the run:
+        a binary search."""
+        found = attempt(least)
+        if found[2] > budget:
+            return None
+        lo, hi = least, len(steps)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            trial = attempt(mid)
+            if trial[2] <= budget:
+                lo, found = mid, trial
+            else:
+                hi = mid - 1
+        return found
+
+    given_up = _ahead(steps, over_modes, best[0]) if best is not None else 0
+    if best is not None and given_up:
+        # A plan made again at a lower target (the count overran the estimate) may give up
+        # a relevant upgrade for lesser ones that fit around it; the longest run that fits
+        # keeps upgrades in order, if a run up to that upgrade fits. Of the two plans, the
+        # one ahead where they first differ.
+        run = longest_run(given_up)
+        if run is not None and _ahead(steps, run[0], best[0]):
+            best = run
     if best is not None:
         modes, code, tokens = best
     if tokens > budget:
-        # Still over (estimates drift on small budgets): the longest run of upgrades, in
-        # order of relevance, that fits when counted. Each one only adds lines, so the
-        # count grows with the run: a binary search. If the focal code and what it uses
-        # overrun the budget alone, they stand without the elision lines nothing needs.
-        def attempt(k: int, terse: bool = False) -> tuple[dict[Unit, int], str, int]:
-            m = plan_modes(outline, focal, steps[:k], budget, costs, needed, partial, told, cuts)
-            text = render(outline, m, partial, terse)
-            return m, text, count(text)
-
-        lo, hi = 0, len(steps)
-        found = attempt(0)
-        if found[2] > budget:
-            found = attempt(0, terse=True)
-        else:
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                trial = attempt(mid)
-                if trial[2] <= budget:
-                    lo, found = mid, trial
-                else:
-                    hi = mid - 1
-        modes, code, tokens = found
+        # Still over (estimates drift on small budgets): the longest run that fits; if the
+        # focal code and what it uses overrun the budget alone, they stand without the
+        # elision lines nothing needs.
+        modes, code, tokens = longest_run() or attempt(0, terse=True)
     if not code.strip():
         # nothing fits: one elision, so the block does not read as an empty file
         code = elision(outline) + "\n"
