@@ -1210,3 +1210,68 @@ def test_a_tight_budget_keeps_the_more_related_body_over_lesser_fillers(share: f
     assert "enum Shade {" in out
     assert result.budget is not None and result.tokens_after <= result.budget
     assert clean_parse("rust", out.encode()) is not None
+
+
+_FORMAT_HELPERS = '''"""Helpers for str.format strings."""
+
+import re
+from string import Formatter
+
+_TAB_WIDTH = 8
+_MAX_FIELDS = 100
+
+# a field with no name: "{}" or "{:d}", not "{{" or "}}"
+_pos_farg_re = re.compile('({{)|(}})|({[:!.}])')
+
+
+def construct_format_field_str(fname, fspec, conv):
+    """Builds a field string from its name, spec and conversion character."""
+    if fname is None:
+        return ''
+    ret = '{' + fname
+    if conv:
+        ret += '!' + conv
+    if fspec:
+        ret += ':' + fspec
+    return ret + '}'
+
+
+def split_format_str(fstr):
+    """Splits a format string into (literal, field) pairs."""
+    ret = []
+    for lit, fname, fspec, conv in Formatter().parse(fstr):
+        if fname is None:
+            ret.append((lit, None))
+            continue
+        ret.append((lit, construct_format_field_str(fname, fspec, conv)))
+    return ret
+
+
+def expand_tabs(text):
+    """Tabs to spaces, at the module's tab width."""
+    return text.expandtabs(_TAB_WIDTH)
+
+
+def count_fields(fstr):
+    """How many fields a format string has, up to the module's limit."""
+    return min(_MAX_FIELDS, sum(1 for _, f in split_format_str(fstr) if f))
+
+
+def infer_positional_format_args(fstr):
+    pass
+'''
+
+
+@pytest.mark.parametrize("share", [0.2, 0.3])
+def test_an_abbreviated_name_matches_the_word_the_prose_spells_out(share: float) -> None:
+    # `_pos_farg_re`: "pos" is how the prose's "positional" starts (five letters, `posit`,
+    # and four, `posi`, miss it), so the regex ranks ahead of the other helpers
+    question = (
+        "Implement `infer_positional_format_args`. It takes a format string with anonymous "
+        'positional arguments ("{}" and "{:d}") and numbers them, for Python 2.6.'
+    )
+    result, out = _trim(_FORMAT_HELPERS, "python", question, share)
+    assert "_pos_farg_re = re.compile(" in out, out
+    assert "def infer_positional_format_args(fstr):\n    pass" in out
+    assert result.budget is not None and result.tokens_after <= result.budget
+    compile(out, "helpers.py", "exec")

@@ -559,14 +559,15 @@ def subwords(name: str) -> list[str]:
 
 def prose_words(focus: Focus) -> set[str]:
     """The words (``subwords``) of the names and words the prose gives, and of each longer
-    than four letters its first four too: a four-letter name (`_cull`, `send`) is the
-    root of the prose's inflections (`culled`, `sends`), which five letters miss."""
+    word its first three and four letters too: a short name (`_cull`, `send`, `add`) is
+    the root of the prose's inflections (`culled`, `sends`, `adds`), which five letters
+    miss, and an abbreviation (`_pos_farg_re`, `buf`) the start of the word the prose
+    spells out (`positional`, `buffer`)."""
     out: set[str] = set()
     for n in focus.weak | focus.strong:
         for w in _words(n):
             out.add(_stem(w))
-            if len(w) > 4:
-                out.add(w[:4].lower())
+            out.update(w[:k].lower() for k in (3, 4) if len(w) > k)
     return out
 
 
