@@ -1189,15 +1189,22 @@ fn main() {
 """
 
 
+def _implement_into(share: float) -> str:
+    """The block sent for "Implement `into`." with ``share`` of ``_SHADE``'s tokens to
+    spend, checked to be within the budget and to parse."""
+    result, out = _trim(_SHADE, "rust", "Implement `into`.", share)
+    assert result.budget is not None and result.tokens_after <= result.budget, out
+    assert clean_parse("rust", out.encode()) is not None, out
+    return out
+
+
 @pytest.mark.parametrize("share", [0.2, 0.3, 0.4])
 def test_a_method_apart_from_its_type_keeps_the_type_definition(share: float) -> None:
     # `into(self)` will match on the variants of `Shade`, which its `impl` block only names:
     # the enum comes before the other impls of the type
-    result, out = _trim(_SHADE, "rust", "Implement `into`.", share)
+    out = _implement_into(share)
     assert "enum Shade {\n    Light,\n    Dark,\n}" in out, out
     assert "fn into(self) -> Palette {\n        todo!()" in out
-    assert result.budget is not None and result.tokens_after <= result.budget
-    assert clean_parse("rust", out.encode()) is not None
 
 
 @pytest.mark.parametrize("share", [0.58, 0.59])
@@ -1205,11 +1212,9 @@ def test_a_tight_budget_keeps_the_more_related_body_over_lesser_fillers(share: f
     # With room for about half the file, the plan first counted over the budget; planned
     # again lower, `from_str` (Shade's other impl) no longer fit and main's signature and
     # imports took its place. The longest run of upgrades in order that fits keeps it.
-    result, out = _trim(_SHADE, "rust", "Implement `into`.", share)
+    out = _implement_into(share)
     assert '            "light" => Ok(Shade::Light),' in out, out
     assert "enum Shade {" in out
-    assert result.budget is not None and result.tokens_after <= result.budget
-    assert clean_parse("rust", out.encode()) is not None
 
 
 _FORMAT_HELPERS = '''"""Helpers for str.format strings."""

@@ -1148,8 +1148,7 @@ def trim_outline(
                 hi = mid - 1
         return found
 
-    given_up = _ahead(steps, over_modes, best[0]) if best is not None else 0
-    if best is not None and given_up:
+    if best is not None and (given_up := _ahead(steps, over_modes, best[0])):
         # A plan made again at a lower target (the count overran the estimate) may give up
         # a relevant upgrade for lesser ones that fit around it; the longest run that fits
         # keeps upgrades in order, if a run up to that upgrade fits. Of the two plans, the
