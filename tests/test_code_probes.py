@@ -3212,6 +3212,26 @@ def test_what_a_focal_function_uses_beyond_module_names_stays_defined(case: str)
     assert [line for line in lines if line not in kept] == [], out
 
 
+@pytest.mark.parametrize("share", [0.04, 0.08])
+def test_a_typescript_method_keeps_its_private_methods_and_statics_defined(share: float) -> None:
+    # a `#private` method is named without its `#` (a `#field` keeps it), and statics are
+    # read through the class's own name (`Controller.PENDING`): both are members the
+    # method uses, kept past the budget as `this.x` ones are
+    code = (
+        "export class Controller {\n  static PENDING = 0\n  static DONE = 1\n  #state = 0\n\n"
+        + _fill("js", 30)
+        + "  finish(): number {\n    if (this.#state !== Controller.PENDING) {\n"
+        "      return this.#fail('finished twice')\n    }\n    this.#state = Controller.DONE\n"
+        "    return this.#state\n  }\n\n"
+        "  #fail(why: string): number {\n    throw new Error(why)\n  }\n}\n"
+    )
+    out, _ = _send("Why does `finish` return the wrong value?", "typescript", code, share)
+    assert out != code and clean_parse("typescript", out.encode()) is not None, out
+    kept = out.split("\n")
+    lines = ["  static PENDING = 0", "  static DONE = 1", "  #fail(why: string): number {"]
+    assert [line for line in lines if line not in kept] == [], out
+
+
 def test_a_java_stub_still_to_be_written_forces_nothing_past_the_budget() -> None:
     # a body uses its package's names, inherited members and fields; a stub uses nothing
     # yet: the package line, the base's import and the fields are ranked, not forced

@@ -882,7 +882,10 @@ def required(
         # and sibling methods (a JS / TS class field is declared in the class body)
         if not f.empty and (outline.spec.implicit_this or outline.lang in _THIS_FIELDS):
             bare = names if outline.spec.implicit_this else frozenset()
-            for u in _members_used(outline, f, bare | refs(outline, f)[1]):
+            # (and its statics through the class's own name: `Controller.PENDING`)
+            classes = {p.name for p in enclosing if p.kind == "class"} | {f.owner}
+            statics = frozenset(b for a, b in refs(outline, f)[2] if a in classes)
+            for u in _members_used(outline, f, bare | refs(outline, f)[1] | statics):
                 out.setdefault(u, False)
     return list(out.items())
 
@@ -906,6 +909,10 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
     for w in sorted(names):
         for o in owners:
             found = [u for u in outline.members.get((o, w), ()) if u is not f and not u.literal]
+            if not found and w.startswith("#"):
+                # a JS private method (`#match() {…}`) is named without its `#`, which
+                # only its fields (`#count = 0`) keep
+                found = [u for u in outline.members.get((o, w[1:]), ()) if u.kind == "func"]
             # a TypeScript parameter property (`constructor(private view: View)`): the
             # constructor's signature declares it
             found = found or [
