@@ -3232,6 +3232,23 @@ def test_a_typescript_method_keeps_its_private_methods_and_statics_defined(share
     assert [line for line in lines if line not in kept] == [], out
 
 
+@pytest.mark.parametrize("share", [0.12, 0.2, 0.3])
+def test_a_typescript_private_method_ranks_as_the_callee_it_is(share: float) -> None:
+    # `this.#context()` calls `#context() {…}`: a callee, kept whole where a callee fits
+    code = (
+        "export class Store {\n  #fallback = new Map<string, number>()\n\n"
+        "  constructor(private readonly local: { get(): Map<string, number> | undefined }) {}\n\n"
+        + _fill("js", 30)
+        + "  #context() {\n    return this.local.get() || this.#fallback\n  }\n\n"
+        "  count(key: string): number {\n    const context = this.#context()\n"
+        "    const value = context.get(key) ?? 0\n    context.set(key, value + 1)\n"
+        "    return value + 1\n  }\n}\n"
+    )
+    out, res = _send("Why does `count` return the wrong value?", "typescript", code, share)
+    assert "    return this.local.get() || this.#fallback" in out.split("\n"), out
+    assert res.budget is not None and res.tokens_after <= res.budget, out
+
+
 def test_a_java_stub_still_to_be_written_forces_nothing_past_the_budget() -> None:
     # a body uses its package's names, inherited members and fields; a stub uses nothing
     # yet: the package line, the base's import and the fields are ranked, not forced

@@ -909,10 +909,6 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
     for w in sorted(names):
         for o in owners:
             found = [u for u in outline.members.get((o, w), ()) if u is not f and not u.literal]
-            if not found and w.startswith("#"):
-                # a JS private method (`#match() {…}`) is named without its `#`, which
-                # only its fields (`#count = 0`) keep
-                found = [u for u in outline.members.get((o, w[1:]), ()) if u.kind == "func"]
             # a TypeScript parameter property (`constructor(private view: View)`): the
             # constructor's signature declares it
             found = found or [

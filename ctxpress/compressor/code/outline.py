@@ -992,6 +992,9 @@ class _Builder:
             unit.kind = "func"
             name, own = self.def_name(core) if var_name is None else (var_name, None)
             unit.name, unit.defs = name, (name,) if name else ()
+            label = core.child_by_field_name("name")
+            if name and label is not None and label.type == "private_property_identifier":
+                unit.defs = (name, "#" + name)  # `#match() {…}`, called as `this.#match()`
             if own:
                 unit.owner = own
             body = core.child_by_field_name("body")
