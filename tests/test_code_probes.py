@@ -3249,6 +3249,30 @@ def test_a_typescript_private_method_ranks_as_the_callee_it_is(share: float) -> 
     assert res.budget is not None and res.tokens_after <= res.budget, out
 
 
+def test_a_c_struct_keeps_the_fields_the_focal_function_reads() -> None:
+    # `p->next`, `p->count`: a C struct's fields are its lines, not units; collapsed to
+    # `struct node { // … };` it defines the type but none of what the function reads
+    fields = [f"    int spare{i};" for i in range(12)]
+    struct = (
+        "struct node {\n    struct node *next;\n"
+        + "\n".join(fields[:6])
+        + "\n    int count;\n"
+        + "\n".join(fields[6:])
+        + "\n};\n\n"
+    )
+    body = (
+        "int\ntotal (struct node *head)\n{\n  int sum = 0;\n"
+        "  for (struct node *p = head; p; p = p->next)\n    sum += p->count;\n"
+        "  return sum;\n}\n"
+    )
+    code = struct + _fill("c", 20) + body
+    out, _ = _send("Why does `total` return the wrong value?", "c", code, 0.1)
+    assert body in out and clean_parse("c", out.encode()) is not None, out
+    kept = out.split("\n")
+    assert "    struct node *next;" in kept and "    int count;" in kept, out
+    assert "    int spare0;" not in kept, out
+
+
 def test_a_java_stub_still_to_be_written_forces_nothing_past_the_budget() -> None:
     # a body uses its package's names, inherited members and fields; a stub uses nothing
     # yet: the package line, the base's import and the fields are ranked, not forced

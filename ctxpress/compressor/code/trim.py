@@ -658,6 +658,10 @@ def _path_rows(
     return _rows(stmt) - drop, gone
 
 
+# Languages whose structs hold their fields as lines, not units (`struct node { int n; }`).
+_FIELD_LINES = frozenset({"c", "cpp"})
+
+
 def required_parts(
     outline: Outline,
     focal: list[Unit],
@@ -669,11 +673,34 @@ def required_parts(
     (whole bracket-balanced lines, so the list still parses). ``needed``: ``focal.required``
     (``shown``: what focal units cut to a part show, as there)."""
     used: set[str] = set()
+    read: set[str] = set()  # members read (`p->next`, `s.len`)
     for f in focal:
         names = refs(outline, f)[0]
         used.update(names & shown[f] if shown and f in shown else names)
+        read.update(b for _, b in refs(outline, f)[2])
     lines, out = outline.lines, {}
     for u, _ in needed:
+        if (
+            outline.lang in _FIELD_LINES
+            and u.kind == "class"
+            and u.children is None
+            and u.collapsible
+            and u.close > u.head_end
+        ):
+            # a C struct holds its fields as lines: those the focal code reads stay
+            body = [r for r in range(u.head_end + 1, u.close) if lines[r].strip()]
+            keep = [r for r in body if read.intersection(IDENT.findall(lines[r]))]
+            if keep and all(_balanced(lines[r]) for r in keep):
+                part, gap = lines[u.start : u.head_end + 1], False
+                for r in body:  # an elision for each run of fields left out
+                    if gap and r in keep:
+                        part.append(indent_of(lines[body[0]]) + elision(outline))
+                    gap = r not in keep
+                    part.extend([lines[r]] if r in keep else [])
+                if gap:
+                    part.append(indent_of(lines[body[0]]) + elision(outline))
+                out[u] = part + lines[u.close : u.last + 1]
+            continue
         if u.children is not None:
             continue
         rows = list(range(u.start, u.last + 1))
@@ -929,6 +956,10 @@ def plan_modes(
             continue
         data = u.kind not in ("func", "class") or ts_type(outline, u)
         if data and plan.try_mode(u, FULL, budget):
+            continue
+        # a C struct with the fields the focal code reads, where they fit
+        struct = outline.lang in _FIELD_LINES and u.kind == "class" and u in plan.partial
+        if struct and plan.try_mode(u, PART, budget):
             continue
         for m in (SIG, PART, FULL):
             if (m != SIG or not body) and plan.try_mode(u, m, budget, force=True):
