@@ -670,8 +670,9 @@ def required_parts(
 ) -> dict[Unit, list[str]]:
     """``PART`` renderings of the module-level definitions the focal code uses: without
     their leading comments, and an import list cut to its lines that name what is used
-    (whole bracket-balanced lines, so the list still parses). ``needed``: ``focal.required``
-    (``shown``: what focal units cut to a part show, as there)."""
+    (whole bracket-balanced lines, so the list still parses), and a C struct cut to the
+    fields the focal code reads (`p->next`). ``needed``: ``focal.required`` (``shown``:
+    what focal units cut to a part show, as there)."""
     used: set[str] = set()
     read: set[str] = set()  # members read (`p->next`, `s.len`)
     for f in focal:
@@ -689,16 +690,15 @@ def required_parts(
         ):
             # a C struct holds its fields as lines: those the focal code reads stay
             body = [r for r in range(u.head_end + 1, u.close) if lines[r].strip()]
-            keep = [r for r in body if read.intersection(IDENT.findall(lines[r]))]
-            if keep and all(_balanced(lines[r]) for r in keep):
-                part, gap = lines[u.start : u.head_end + 1], False
-                for r in body:  # an elision for each run of fields left out
-                    if gap and r in keep:
-                        part.append(indent_of(lines[body[0]]) + elision(outline))
-                    gap = r not in keep
-                    part.extend([lines[r]] if r in keep else [])
-                if gap:
-                    part.append(indent_of(lines[body[0]]) + elision(outline))
+            fields = {r for r in body if read.intersection(IDENT.findall(lines[r]))}
+            if fields and all(_balanced(lines[r]) for r in fields):
+                part = lines[u.start : u.head_end + 1]
+                marker = indent_of(lines[body[0]]) + elision(outline)
+                for i, r in enumerate(body):
+                    if r in fields:
+                        part.append(lines[r])
+                    elif i == 0 or body[i - 1] in fields:
+                        part.append(marker)  # one for each run of fields left out
                 out[u] = part + lines[u.close : u.last + 1]
             continue
         if u.children is not None:
