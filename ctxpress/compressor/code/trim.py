@@ -508,6 +508,29 @@ def _balanced(line: str) -> bool:
     return sum(line.count(c) for c in "([{") == sum(line.count(c) for c in ")]}")
 
 
+def cut_rows(outline: Outline, u: Unit, rows: set[int]) -> list[str]:
+    """``u``'s header, its ``rows`` and its closing lines, one elision for each run of
+    code left out between them (blank lines between kept rows stay)."""
+    lines, python = outline.lines, outline.spec.python
+    code = [r for r in sorted(rows) if lines[r].strip()]
+    out = lines[u.start : u.head_end + 1]
+    prev = u.head_end
+    end = u.close if u.close >= 0 else u.last + 1
+    for r in [*code, end]:
+        gap = [g for g in range(prev + 1, r) if lines[g].strip()]
+        if gap:  # Python: at the next statement's indent (a comment's may be any)
+            at = (code[0] if r == end else r) if python else gap[0]
+            out.append(indent_of(lines[at]) + elision(outline))
+        elif r < end:
+            out.extend(lines[prev + 1 : r])  # blank lines between kept rows stay
+        if r < end:
+            out.append(lines[r])
+        prev = r
+    if u.close >= 0:
+        out.extend(lines[u.close : u.last + 1])
+    return out
+
+
 def nested_cut(
     outline: Outline,
     u: Unit,
@@ -526,7 +549,7 @@ def nested_cut(
     (Python: not one itself)."""
     if not u.collapsible or outline.tree is None:
         return None
-    lines, marker, python = outline.lines, elision(outline), outline.spec.python
+    lines, python = outline.lines, outline.spec.python
     kept: set[int] = set()
     elided: list[Any] = []  # members of the blocks on the way the cut leaves out
     body = None
@@ -550,25 +573,6 @@ def nested_cut(
     if body is None:
         return None
 
-    def render(rows: set[int]) -> list[str]:
-        code = [r for r in sorted(rows) if lines[r].strip()]
-        out = lines[u.start : u.head_end + 1]
-        prev = u.head_end
-        end = u.close if u.close >= 0 else u.last + 1
-        for r in [*code, end]:
-            gap = [g for g in range(prev + 1, r) if lines[g].strip()]
-            if gap:  # Python: at the next statement's indent (a comment's may be any)
-                at = (code[0] if r == end else r) if python else gap[0]
-                out.append(indent_of(lines[at]) + marker)
-            elif r < end:
-                out.extend(lines[prev + 1 : r])  # blank lines between kept rows stay
-            if r < end:
-                out.append(lines[r])
-            prev = r
-        if u.close >= 0:
-            out.extend(lines[u.close : u.last + 1])
-        return out
-
     if cost is not None:
         # what the kept code uses from the enclosing body and the blocks on the way: what it
         # uses directly first, then what that uses; smallest first
@@ -584,13 +588,13 @@ def nested_cut(
             grew = False
             for st in sorted(found, key=lambda st: end_row(st) - st.start_point[0]):
                 trial = kept | _rows(st)
-                if cost(render(trial)) <= limit:
+                if cost(cut_rows(outline, u, trial)) <= limit:
                     kept = trial
                     words.update(IDENT.findall("\n".join(lines[r] for r in _rows(st))))
                     grew = True
             if not grew:
                 break
-    return render(kept)
+    return cut_rows(outline, u, kept)
 
 
 def _opening(outline: Outline, row: int) -> Any:
@@ -689,17 +693,10 @@ def required_parts(
             and u.close > u.head_end
         ):
             # a C struct holds its fields as lines: those the focal code reads stay
-            body = [r for r in range(u.head_end + 1, u.close) if lines[r].strip()]
-            fields = {r for r in body if read.intersection(IDENT.findall(lines[r]))}
+            rows_in = range(u.head_end + 1, u.close)
+            fields = {r for r in rows_in if read.intersection(IDENT.findall(lines[r]))}
             if fields and all(_balanced(lines[r]) for r in fields):
-                part = lines[u.start : u.head_end + 1]
-                marker = indent_of(lines[body[0]]) + elision(outline)
-                for i, r in enumerate(body):
-                    if r in fields:
-                        part.append(lines[r])
-                    elif i == 0 or body[i - 1] in fields:
-                        part.append(marker)  # one for each run of fields left out
-                out[u] = part + lines[u.close : u.last + 1]
+                out[u] = cut_rows(outline, u, fields)
             continue
         if u.children is not None:
             continue
