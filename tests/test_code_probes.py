@@ -562,6 +562,31 @@ def test_a_long_python_function_around_a_nested_name_is_cut_around_it() -> None:
     compile(out, "<trimmed>", "exec")
 
 
+def test_a_cut_around_a_nested_name_before_an_else_elides_inside_the_branch() -> None:
+    # wrapt's `decorator`: the closure sits in `if wrapper is not None:`, whose other
+    # statements the cut leaves out before the `else:` it keeps; the elision must stay in
+    # that branch (at the `else:`'s indent it would end the `if`: the block left as is)
+    rest = "".join(
+        f"        v{i} = compute(wrapper, {i})\n        if v{i}:\n            run(v{i})\n"
+        for i in range(30)
+    )
+    code = (
+        "def decorator(wrapper=None, enabled=None):\n"
+        "    if wrapper is not None:\n"
+        "        def _build(wrapped, wrapper):\n"
+        "            return proxy(wrapped, wrapper, enabled)\n"
+        f"{rest}"
+        "    else:\n"
+        "        return partial(decorator, enabled=enabled)\n\n\n" + _fill("python", 8)
+    )
+    out, res = _send("Why does `_build` return the wrong proxy?", "python", code, 0.3)
+    assert not res.over_budget and out != code
+    lines = out.split("\n")
+    assert "        def _build(wrapped, wrapper):" in lines
+    assert lines[lines.index("    else:") - 1] == "        ..."
+    compile(out, "<trimmed>", "exec")
+
+
 def test_no_elision_comes_before_a_future_import() -> None:
     code = (
         '"""A module whose docstring runs long.\n\n'

@@ -18,6 +18,7 @@ references are in ``outline``, the choice of focal units in ``focal``.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +71,8 @@ _PY_CLAUSES = frozenset(
     {"elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause"}
 )
 _PY_HANDLERS = frozenset({"except_clause", "except_group_clause", "finally_clause"})
+# A row that continues the compound statement above it (its next clause).
+_PY_CLAUSE_ROW = re.compile(r"\s*(?:else\s*:|elif\b|except\b|finally\s*:)")
 
 
 @dataclass
@@ -518,8 +521,11 @@ def cut_rows(outline: Outline, u: Unit, rows: set[int]) -> list[str]:
     end = u.close if u.close >= 0 else u.last + 1
     for r in [*code, end]:
         gap = [g for g in range(prev + 1, r) if lines[g].strip()]
-        if gap:  # Python: at the next statement's indent (a comment's may be any)
+        if gap:  # Python: at the next statement's indent (a comment's may be any), but
+            # before an `else:` / `except:` inside the clause it ends, as the gap's code is
             at = (code[0] if r == end else r) if python else gap[0]
+            if python and r < end and _PY_CLAUSE_ROW.match(lines[r]):
+                at = next((g for g in gap if not lines[g].lstrip().startswith("#")), at)
             out.append(indent_of(lines[at]) + elision(outline))
         elif r < end:
             out.extend(lines[prev + 1 : r])  # blank lines between kept rows stay
