@@ -357,12 +357,12 @@ class CodeStage:
                 quoted.extend(text[f.code_start : f.code_end] for f in aside)
                 text = outside_fences(text, aside)
             prose_parts.append(text)
-        focus, refs = extract_focus("\n".join(prose_parts))
-        if quoted:
-            focus = with_quoted(focus, "\n".join(quoted))
+        whole, refs = extract_focus("\n".join(prose_parts))
+        focus = with_quoted(whole, "\n".join(quoted)) if quoted else whole
         newest = last_user_index(messages)
-        if newest is not None:
-            focus = replace(focus, current=extract_focus(prose_parts[newest])[0].strong)
+        if newest is not None:  # (the newest message's names; one message: the whole's)
+            mine = whole if len(prose_parts) == 1 else extract_focus(prose_parts[newest])[0]
+            focus = replace(focus, current=mine.strong)
         excess = ctx.counter.messages(messages) - ctx.budget
         results: dict[int, str] = {}
         # a file read or pasted again: its earlier copies say nothing the last one does not

@@ -15,11 +15,14 @@ from dataclasses import replace
 from ctxpress.compressor.code.outline import IDENT, OPERATOR, Focus, operator_name
 
 _EXTS = r"py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|java|rs|c|h|cc|cpp|cxx|hpp|hh|hxx"
-FILE_NAME = re.compile(rf"([\w./\\-]*[\w-]+\.(?:{_EXTS}))\b")
+# (matched from the start of a run of path characters only: the same matches, and linear
+# in a long run where a match at every start would backtrack over the rest of it)
+_PATH_START = r"(?<![\w./\\-])"
+FILE_NAME = re.compile(rf"{_PATH_START}([\w./\\-]*[\w-]+\.(?:{_EXTS}))\b")
 # file:line as tracebacks, compilers and linters write it: `x.py", line 12`, `x.go:12`,
 # `x.rs:12:5`, tsc and MSVC `x.ts(12,5)` / `x.cpp(12)`, a dev server's `x.tsx?t=17:12:5`
 _FILE_LINE = re.compile(
-    rf"([\w./\\-]*[\w-]+\.(?:{_EXTS}))(?:\?[^\s:()\"']*)?"
+    rf"{_PATH_START}([\w./\\-]*[\w-]+\.(?:{_EXTS}))(?:\?[^\s:()\"']*)?"
     r"(?:\"?, line |:|\((?=\d+(?:,\s*\d+)?\)))(\d+)"
 )
 # a line of the pasted code named without a file: "what's wrong on line 12?", "lines 4-9"
