@@ -77,6 +77,20 @@ FOCAL_FORMS = {
         + "    size_ += 2;\n}\n",
         "    size_ += 2;",
     ),
+    # a friend operator defined in its struct (clipper.hpp's `IntPoint`): a function too
+    "cpp-friend-operator": (
+        "cpp",
+        "Why does `operator!=` return the wrong value?",
+        _fill("cpp", 6)
+        + "struct IntPoint {\n  long X;\n  long Y;\n"
+        + "  friend inline bool operator== (const IntPoint& a, const IntPoint& b)\n"
+        + "  {\n    return a.X == b.X && a.Y == b.Y;\n  }\n"
+        + "  friend inline bool operator!= (const IntPoint& a, const IntPoint& b)\n"
+        + "  {\n    return a.X != b.X  || a.Y != b.Y;\n  }\n"
+        + "  friend class Polygon;\n};\n\n"
+        + _fill("cpp", 6).replace("helper", "other"),
+        "    return a.X != b.X  || a.Y != b.Y;",
+    ),
     # type definitions are focal by their name
     "go-interface": (
         "go",

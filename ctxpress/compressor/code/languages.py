@@ -168,7 +168,7 @@ SPECS: dict[str, LangSpec] = {
             }
         ),
         bodied=frozenset({"enum_specifier", "type_definition", "declaration"}),
-        wrappers=frozenset({"template_declaration"}),
+        wrappers=frozenset({"template_declaration", "friend_declaration"}),
         imports=frozenset({"preproc_include", "using_declaration"}),
         structural=frozenset({"access_specifier"}),
         implicit_this=True,

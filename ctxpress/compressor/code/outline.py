@@ -580,7 +580,10 @@ class _Builder:
                         c for c in core.named_children if c.type not in ("decorator", "comment")
                     ]
                     inner = named[-1] if named else None
-                if inner is None:
+                if inner is None or (
+                    core.type == "friend_declaration"  # C++: a function, not `friend class Q;`
+                    and inner.type not in spec.functions | spec.bodied
+                ):
                     break
                 core = inner
                 continue
