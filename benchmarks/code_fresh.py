@@ -91,6 +91,19 @@ DEBS = re.findall(
     " librust-semver-dev=1.0.14-1 librust-serde-json-dev=1.0.87-1"
     " libtomlplusplus-dev=3.3.0+ds-1",
 )
+# Python, C and C++ files under CACHE (Debian headers under root/usr/include), by glob
+PY_GLOBS = ["pypi/**/*.py"]
+INCLUDE = "root/usr/include"
+C_GLOBS = [f"pypi/{p}*/**/*.{x}" for p in ("zstandard", "lz4", "ujson") for x in "ch"]
+C_GLOBS += [f"{INCLUDE}/cjson/*.h", "pypi/Brotli*/c/**/*.[ch]", "pypi/psutil*/**/*.c"]
+CPP_GLOBS = [
+    f"{INCLUDE}/{p}"
+    for p in ("CLI/*.hpp", "toml++/**/*.h", "toml++/**/*.hpp", "glm/**/*.hpp", "glm/**/*.inl")
+]
+CPP_GLOBS += [f"{INCLUDE}/gsl/*", f"{INCLUDE}/cxxopts.hpp"]
+CPP_GLOBS += ["pypi/pybind11*/**/*.h", "pypi/kiwisolver*/**/*.h", "pypi/kiwisolver*/**/*.cpp"]
+CPP_GLOBS += ["pypi/greenlet*/**/*.[ch]pp", "pypi/JPype1*/native/**/*.cpp"]
+CPP_GLOBS += ["pypi/JPype1*/native/**/*.h", "npm/better-sqlite3*/package/src/*.[ch]pp"]
 KINDS = ("why", "trace", "plain", "nofence", "multi", "unclean_why")
 FUNCS = {"python": {"function_definition"}, "go": {"function_declaration", "method_declaration"}}
 FUNCS |= {"rust": {"function_item"}, "java": {"method_declaration"}}
@@ -128,24 +141,16 @@ def corpus() -> dict[str, list[str]]:
         found = _g(*(str(CACHE / p) for p in pats))
         return [f for f in found if Path(f).stat().st_size < 400_000]
 
-    inc = "root/usr/include"
-    c = [f"pypi/{p}*/**/*.{x}" for p in ("zstandard", "lz4", "ujson") for x in "ch"]
-    c += [f"{inc}/cjson/*.h", "pypi/Brotli*/c/**/*.[ch]", "pypi/psutil*/**/*.c"]
-    cpp = ["CLI/*.hpp", "toml++/**/*.h", "toml++/**/*.hpp", "glm/**/*.hpp", "glm/**/*.inl"]
-    cpp = [f"{inc}/{p}" for p in [*cpp, "gsl/*", "cxxopts.hpp"]]
-    sdists = ["pybind11*/**/*.h", "kiwisolver*/**/*.h", "kiwisolver*/**/*.cpp"]
-    sdists += ["greenlet*/**/*.[ch]pp", "JPype1*/native/**/*.cpp", "JPype1*/native/**/*.h"]
-    cpp += [f"pypi/{p}" for p in sdists] + ["npm/better-sqlite3*/package/src/*.[ch]pp"]
     js = files("npm/**/*.js", "npm/**/*.mjs", "npm/**/*.cjs")
     return {
-        "python": files("pypi/**/*.py"),
+        "python": files(*PY_GLOBS),
         "javascript": [f for f in js if ".min." not in f],
         "typescript": files("npm/**/*.ts"),
         "tsx": files("npm/**/*.tsx"),
         "go": files("root/usr/share/gocode/**/*.go"),
         "rust": files("root/usr/share/cargo/**/*.rs"),
-        "c": files(*c),
-        "cpp": files(*cpp),
+        "c": files(*C_GLOBS),
+        "cpp": files(*CPP_GLOBS),
         "java": files("pypi/**/*.java", "npm/**/*.java"),
     }
 
