@@ -404,6 +404,8 @@ def test_unknown_language_left_alone() -> None:
     messages = _ask(code, "lisp", "Explain `f3`.")
     result = ctxpress.compress(messages, budget=_budget(messages, code, 0.3))
     assert result.messages[1]["content"] == messages[1]["content"]
+    (stage,) = [s for s in result.stages if s.name == "code"]
+    assert "m1: lisp block left as is (no grammar for it)" in stage.notes
 
 
 def test_longer_fence_with_backticks_inside_code() -> None:

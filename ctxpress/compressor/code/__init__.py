@@ -226,7 +226,10 @@ class CodeStage:
                     filename = _fence_filename(text, fence)
                     lang = from_tag(fence.tag) if fence.tag else None
                     if fence.tag and lang is None:
-                        continue  # a language we do not parse: left alone
+                        # a language we do not parse: left alone, and said where it is large
+                        if ctx.counter.text(code) >= min_tokens:
+                            ctx.note(f"m{i}: {fence.tag} block left as is (no grammar for it)")
+                        continue
                     if lang is None and filename:
                         lang = from_filename(filename)
                     self._add(
