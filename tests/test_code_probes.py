@@ -548,6 +548,26 @@ def test_a_long_function_around_a_nested_name_is_cut_around_it() -> None:
     assert clean_parse("javascript", out.encode()) is not None
 
 
+def test_a_typed_function_parameter_is_no_second_definition_of_a_nested_name() -> None:
+    # react-stately's useTreeData: `update: (node: T) => T` is a parameter of a helper, not
+    # an object member defining `update`; the method the returned object defines is the one
+    body = "".join(f"  const v{i} = compute(items, {i});\n" for i in range(30))
+    code = (
+        "export interface TreeData<T> {\n  update(key: string, value: T): void\n}\n\n"
+        "function updateTree<T>(items: T[], update: (node: T) => T): T[] {\n"
+        "  return items.map(update);\n}\n\n"
+        "export function useTreeData<T>(items: T[]): TreeData<T> {\n"
+        + body
+        + "  return {\n    update(key: string, value: T) {\n"
+        "      return updateTree(items, (node) => (node === key ? value : node));\n"
+        "    }\n  };\n}\n\n" + _fill("ts", 8)
+    )
+    out, res = _send("Why does `update` return the wrong value?", "ts", code, 0.25)
+    assert not res.over_budget
+    assert "      return updateTree(items, (node) => (node === key ? value : node));" in out
+    assert clean_parse("typescript", out.encode()) is not None
+
+
 def _long_python_function(head: str, n: int) -> str:
     """`debounce`: ``head``, then ``n`` more statements; helpers after it."""
     busy = "".join(

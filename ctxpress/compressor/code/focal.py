@@ -474,7 +474,8 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
     where: dict[str, list[int]] = {}
     for r, line in enumerate(outline.lines):
         for m in inner.finditer(code_row(outline, r)) if inner.search(line) else ():
-            where.setdefault(next(g for g in m.groups() if g), []).append(r)
+            if not _typed_parameter(outline, r, m):
+                where.setdefault(next(g for g in m.groups() if g), []).append(r)
     out: dict[Unit, list[int]] = {}
     for found in where.values():
         # (a type member `start: () => void` is no definition: it is in no function; in
@@ -486,6 +487,17 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
     return out
 
 
+def _typed_parameter(outline: Outline, row: int, m: re.Match[str]) -> bool:
+    """Whether the name ``m`` found is a TypeScript parameter of a function type
+    (`update: (node: T) => T`), which reads like an object's arrow-function member."""
+    col = m.start(next(i for i, g in enumerate(m.groups(), 1) if g))
+    if outline.tree is None:
+        return False
+    node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
+    return node.parent is not None and node.parent.type in _TS_PARAMETERS
+
+
+_TS_PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 # A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
 # an arrow function in a variable, a method of an object literal a factory returns), Go,
 # Rust (a closure too) and a C++ lambda; a plain variable is not one. Arrow functions
