@@ -251,6 +251,24 @@ FOCAL_FORMS = {
         + "    }\n    exports.Thing = Thing;\n\n}));\n",
         "                return true;",
     ),
+    # a browser bundle (rollup's iife format): the module is a function a variable holds
+    # the result of (vue-router.global.js), its functions nested in it
+    "js-iife-bundle-in-a-variable": (
+        "js",
+        "Why does `hasRoute` return false for a known name?",
+        "var VueRouter = (function (exports, vue) {\n  'use strict';\n\n"
+        + "".join(
+            f"  function helper{i}(a, b) {{\n    const r = a * {i} + b;\n"
+            "    return r > 10 ? r : -r;\n  }\n"
+            for i in range(12)
+        )
+        + "  function createRouter(options) {\n    const matcher = createMatcher(options);\n"
+        + "".join(f"    const v{i} = options.step{i} || {i};\n" for i in range(12))
+        + "    function hasRoute(name) {\n      return !!matcher.getRecordMatcher(name);\n"
+        + "    }\n    return { hasRoute };\n  }\n\n  exports.createRouter = createRouter;\n"
+        + "\n  return exports;\n\n})({}, Vue);\n",
+        "      return !!matcher.getRecordMatcher(name);",
+    ),
     # a method of a class a C++ declaration defines (`class C : B { … } instance;`)
     "cpp-class-in-a-declaration": (
         "cpp",

@@ -210,6 +210,14 @@ _VALUE_WRAPPERS = frozenset(
 )
 
 
+def _one_variable(declaration: Any) -> tuple[Any, Any]:
+    """The name and value of a JS declaration of one variable (`var Lib = …`), else Nones."""
+    decls = [c for c in declaration.named_children if c.type == "variable_declarator"]
+    if len(decls) != 1:
+        return None, None
+    return decls[0].child_by_field_name("name"), decls[0].child_by_field_name("value")
+
+
 def _call_title(statement: Any) -> str:
     """The literal first argument of a call statement (`describe("parse", () => …)`): a
     test runner prints it, and a failing test is asked about by it; else ""."""
@@ -628,12 +636,17 @@ class _Builder:
 
     def callback(self, node: Any) -> Any:
         """JS family: the function holding a top-level call's code -- `(() => { … })()`,
-        UMD factories, `describe("…", () => { … })` -- or None."""
+        UMD factories, `describe("…", () => { … })`, a bundle's `var Lib = (function
+        (exports) { … })({})` (one that defines functions: not a value it computes,
+        `var table = (function () { … return t; }())`) -- or None."""
         if self.lang not in ("javascript", "typescript", "tsx"):
             return None
-        if node.type != "expression_statement":
+        if node.type == "expression_statement":
+            expr = node.named_children[0] if node.named_child_count else None
+        elif node.type in ("lexical_declaration", "variable_declaration"):
+            expr = _one_variable(node)[1]
+        else:
             return None
-        expr = node.named_children[0] if node.named_child_count else None
         for _ in range(3):
             if expr is not None and expr.type in ("parenthesized_expression", "unary_expression"):
                 expr = expr.named_children[-1] if expr.named_child_count else None
@@ -652,7 +665,14 @@ class _Builder:
                 cands.append(a)
         best = max(cands, key=lambda f: f.end_byte - f.start_byte, default=None)
         body = best.child_by_field_name("body") if best is not None else None
-        return best if body is not None and body.type == "statement_block" else None
+        if body is None or body.type != "statement_block":
+            return None
+        if node.type != "expression_statement" and not any(
+            c.type in self.spec.functions or c.type in self.spec.containers
+            for c in body.named_children
+        ):
+            return None
+        return best
 
     def brace_body(self, unit: Unit, body: Any) -> None:
         """Make ``unit`` collapsible around a ``{ … }`` body when its braces sit on own lines."""
@@ -930,7 +950,9 @@ class _Builder:
         if ctype not in spec.functions and ctype not in spec.containers:
             wrapped = self.callback(node)
             if wrapped is not None:
-                core, var_name, ctype = wrapped, None, "call_body"
+                name_node = _one_variable(node)[0] if node.type != "expression_statement" else None
+                var_name = node_text(name_node) if name_node is not None else None
+                core, ctype = wrapped, "call_body"
                 unit.title = _call_title(node)
             elif self.lang in ("javascript", "typescript", "tsx"):
                 # `export default { … }`, `module.exports = { … }`, `const api = { … }`
