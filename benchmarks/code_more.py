@@ -1,58 +1,88 @@
-"""code_fresh.py's checks on a second corpus of real code, none of it in any other benchmark.
+"""code_fresh.py's checks on more corpora of real code, none of it in any other benchmark.
 
 Chosen on 2026-12-04, after the code stage's rules were written, as the unseen code it will be
-checked on: pinned PyPI sdists (Python in sortedcontainers, tomlkit, rich; C in simplejson,
-wrapt, pyrsistent, markupsafe, multidict, setproctitle, ciso8601, immutables,
+checked on. Set ``a``: pinned PyPI sdists (Python in sortedcontainers, tomlkit, rich; C in
+simplejson, wrapt, pyrsistent, markupsafe, multidict, setproctitle, ciso8601, immutables,
 msgpack; C++ in editdistance, pyclipper, murmurhash, python-rapidjson), npm packages (JS in ws,
 koa, undici, chalk, nanostores; TS / TSX in react-stately, react-aria-components,
 react-spectrum; Java in react-native-webview) and Debian 12 packages (Go, Rust, rapidjson's and
-utf8proc's headers). Same draw, prompt kinds, columns and JSON as code_fresh.py.
+utf8proc's headers). Set ``b``: attrs, cattrs, structlog, typer, httpcore, h11, anyio; Java in
+react-native-svg, react-native-maps, netinfo; JS / TS in mitt, p-queue, ioredis, pino,
+virtual-core, vue-router, floating-ui; Go (go-github, prometheus client, urfave cli) and Rust
+(clap, rayon-core, crossbeam-channel, anyhow) from Debian. Same draw, prompt kinds, columns
+and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py --fetch  # once: pip download, npm pack, apt-get
-    .venv/bin/python benchmarks/code_more.py [--per-lang 40] [--langs python,cpp]
+    .venv/bin/python benchmarks/code_more.py [--set b] --fetch  # once: pip, npm, apt-get
+    .venv/bin/python benchmarks/code_more.py [--set b] [--per-lang 40] [--langs python,cpp]
 """
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
 
 import code_fresh as fresh  # (this folder is the script's path)
 
 from ctxpress.tokens import user_cache_dir
 
-fresh.RESULTS = fresh.ROOT / "benchmarks" / "results" / "code_more.json"
-fresh.CACHE = user_cache_dir() / "bench" / "more"
-fresh.P, fresh.N, fresh.R = fresh.CACHE / "pypi", fresh.CACHE / "npm", fresh.CACHE / "root"
-fresh.PYPI = re.findall(
-    r"\S+",
-    "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
-    " pyrsistent-0.20.0 MarkupSafe-2.1.5 multidict-6.0.5 setproctitle-1.3.3 ciso8601-2.3.1"
-    " immutables-0.20 msgpack-1.0.8 editdistance-0.8.1"
-    " pyclipper-1.3.0.post5 murmurhash-1.0.10 python-rapidjson-1.17",
-)
-fresh.NPM_PKGS = re.findall(
-    r"\S+",
-    "ws@8.18.0 koa@2.15.3 undici@6.20.0 chalk@5.3.0 nanostores@0.11.3 @react-stately/data@3.11.7"
-    " react-aria-components@1.4.0 @react-spectrum/picker@3.15.3 @react-spectrum/menu@3.20.2"
-    " react-native-webview@13.12.2",
-)
-fresh.DEBS = re.findall(
-    r"\S+",
-    "golang-github-fatih-color-dev=1.7.0-1 golang-github-spf13-viper-dev=1.10.1-1"
-    " golang-github-jmoiron-sqlx-dev=1.3.5-1 golang-github-olekukonko-tablewriter-dev=0.0.5-2"
-    " librust-once-cell-dev=1.17.0-1 librust-bitflags-dev=1.3.2-3 librust-serde-dev=1.0.152-2"
-    " librust-futures-util-dev=0.3.21-1 librust-regex-dev=1.7.1-1"
-    " rapidjson-dev=1.1.0+dfsg2-7.1 libutf8proc-dev=2.8.0-1",
-)
-# (the Python of the packages drawn first: the C packages' scripts would change the draw)
-_PY = "sortedcontainers tomlkit rich simplejson wrapt pyrsistent editdistance pyclipper"
-fresh.PY_GLOBS = [f"pypi/{p}*/**/*.py" for p in _PY.split()]
-_C = "simplejson wrapt pyrsistent MarkupSafe multidict setproctitle ciso8601 immutables"
-fresh.C_GLOBS = [f"pypi/{p}*/**/*.[ch]" for p in (*_C.split(), "msgpack")]
-fresh.C_GLOBS += [f"{fresh.INCLUDE}/utf8proc.h"]
-fresh.CPP_GLOBS = [f"{fresh.INCLUDE}/rapidjson/**/*.h"]
-fresh.CPP_GLOBS += [f"pypi/{p}*/**/*.[ch]pp" for p in ("editdistance", "pyclipper", "murmurhash")]
-fresh.CPP_GLOBS += ["pypi/python*rapidjson*/*.cpp"]
+INC = fresh.INCLUDE
+# (set a: the Python of the packages drawn first, the C packages' scripts would change the draw)
+_PY_A = "sortedcontainers tomlkit rich simplejson wrapt pyrsistent editdistance pyclipper"
+_C_A = "simplejson wrapt pyrsistent MarkupSafe multidict setproctitle ciso8601 immutables msgpack"
+SETS = {
+    "a": {
+        "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
+        " pyrsistent-0.20.0 MarkupSafe-2.1.5 multidict-6.0.5 setproctitle-1.3.3 ciso8601-2.3.1"
+        " immutables-0.20 msgpack-1.0.8 editdistance-0.8.1"
+        " pyclipper-1.3.0.post5 murmurhash-1.0.10 python-rapidjson-1.17",
+        "NPM_PKGS": "ws@8.18.0 koa@2.15.3 undici@6.20.0 chalk@5.3.0 nanostores@0.11.3"
+        " @react-stately/data@3.11.7 react-aria-components@1.4.0 @react-spectrum/picker@3.15.3"
+        " @react-spectrum/menu@3.20.2 react-native-webview@13.12.2",
+        "DEBS": "golang-github-fatih-color-dev=1.7.0-1 golang-github-spf13-viper-dev=1.10.1-1"
+        " golang-github-jmoiron-sqlx-dev=1.3.5-1 golang-github-olekukonko-tablewriter-dev=0.0.5-2"
+        " librust-once-cell-dev=1.17.0-1 librust-bitflags-dev=1.3.2-3 librust-serde-dev=1.0.152-2"
+        " librust-futures-util-dev=0.3.21-1 librust-regex-dev=1.7.1-1"
+        " rapidjson-dev=1.1.0+dfsg2-7.1 libutf8proc-dev=2.8.0-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_A.split()],
+        "C_GLOBS": [f"pypi/{p}*/**/*.[ch]" for p in _C_A.split()] + [f"{INC}/utf8proc.h"],
+        "CPP_GLOBS": [f"{INC}/rapidjson/**/*.h", "pypi/python*rapidjson*/*.cpp"]
+        + [f"pypi/{p}*/**/*.[ch]pp" for p in ("editdistance", "pyclipper", "murmurhash")],
+    },
+    "b": {
+        "PYPI": "attrs-23.2.0 cattrs-23.2.3 structlog-24.1.0 typer-0.12.3 httpcore-1.0.5"
+        " h11-0.14.0 anyio-4.4.0",
+        "NPM_PKGS": "react-native-svg@15.3.0 react-native-maps@1.15.6"
+        " @react-native-community/netinfo@11.3.2 mitt@3.0.1 p-queue@8.0.1 ioredis@5.4.1"
+        " pino@9.2.0 @tanstack/virtual-core@3.8.1 vue-router@4.4.0 @floating-ui/core@1.6.4",
+        "DEBS": "golang-github-google-go-github-dev=48.1.0-2"
+        " golang-github-prometheus-client-golang-dev=1.14.0-3"
+        " golang-github-urfave-cli-v2-dev=2.3.0-2 librust-clap-dev=4.0.32-1"
+        " librust-rayon-core-dev=1.10.1-1 librust-crossbeam-channel-dev=0.5.6-1"
+        " librust-anyhow-dev=1.0.69-1",
+        "PY_GLOBS": ["pypi/**/*.py"],
+    },
+}
+# the languages a set has sources of, where not all of code_fresh's
+LANGS = {"b": "python,javascript,typescript,tsx,go,rust,java"}
+
+
+def use(name: str) -> None:
+    """Point code_fresh at set ``name``: its packages, cache folder and results file."""
+    stem = "more" if name == "a" else f"more_{name}"
+    fresh.RESULTS = fresh.ROOT / "benchmarks" / "results" / f"code_{stem}.json"
+    fresh.CACHE = user_cache_dir() / "bench" / stem
+    fresh.P, fresh.N, fresh.R = fresh.CACHE / "pypi", fresh.CACHE / "npm", fresh.CACHE / "root"
+    for key, value in SETS[name].items():
+        setattr(fresh, key, re.findall(r"\S+", value) if isinstance(value, str) else value)
+
 
 if __name__ == "__main__":
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--set", choices=sorted(SETS), default="a")
+    known, rest = ap.parse_known_args()
+    use(known.set)
+    if known.set in LANGS and not any(a.startswith("--langs") for a in rest):
+        rest += ["--langs", LANGS[known.set]]
+    sys.argv = [sys.argv[0], *rest]
     fresh.main()
