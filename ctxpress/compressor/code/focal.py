@@ -487,6 +487,9 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
     return out
 
 
+_TS_PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
+
+
 def _typed_parameter(outline: Outline, row: int, m: re.Match[str]) -> bool:
     """Whether the name ``m`` found is a TypeScript parameter of a function type
     (`update: (node: T) => T`), which reads like an object's arrow-function member."""
@@ -497,7 +500,6 @@ def _typed_parameter(outline: Outline, row: int, m: re.Match[str]) -> bool:
     return node.parent is not None and node.parent.type in _TS_PARAMETERS
 
 
-_TS_PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 # A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
 # an arrow function in a variable, a method of an object literal a factory returns), Go,
 # Rust (a closure too) and a C++ lambda; a plain variable is not one. Arrow functions

@@ -624,12 +624,9 @@ class _Builder:
                     return value, (words[-1] if words else None)
                 break
             if core.type in ("lexical_declaration", "variable_declaration") and not spec.python:
-                decls = [c for c in core.named_children if c.type == "variable_declarator"]
-                if len(decls) == 1:
-                    value = decls[0].child_by_field_name("value")
-                    name = decls[0].child_by_field_name("name")
-                    if value is not None and value.type in spec.functions | spec.containers:
-                        return value, node_text(name) if name is not None else None
+                name, value = _one_variable(core)
+                if value is not None and value.type in spec.functions | spec.containers:
+                    return value, node_text(name) if name is not None else None
                 break
             break
         return core, None
@@ -966,8 +963,7 @@ class _Builder:
                         obj = _call_object(inner, spec.functions) or obj
                 elif core.type in ("lexical_declaration", "variable_declaration"):
                     # (`export const table = { … }` too: ``core`` is inside the export)
-                    decls = [c for c in core.named_children if c.type == "variable_declarator"]
-                    value = decls[0].child_by_field_name("value") if len(decls) == 1 else None
+                    var, value = _one_variable(core)
                     value = _call_object(value, spec.functions) or value
                     # exported: opened only for its methods, as a module's API
                     if (
@@ -980,7 +976,6 @@ class _Builder:
                     obj = value if value is not None else obj
                     if value is not None and value.type == "object":
                         # `const table = { … }` still defines `table`
-                        var = decls[0].child_by_field_name("name")
                         var_name = node_text(var) if var is not None else None
                 elif node.type == "return_statement" and node.named_child_count:
                     # a module pattern's `return { execute: function () { … } }` (SystemJS)
