@@ -300,6 +300,143 @@ FOCAL_FORMS = {
         "        return ref.current;\n      }\n    })\n  };\n}));\n",
         "        const ref = useRef(null);",
     ),
+    # React components a wrapping call holds (`forwardRef`, `memo`, through `as` and a
+    # compiler's `(0, _f.forwardRef)`), handlers a hook wraps, and their closures
+    # (react-native-paper's TextInput, reanimated's withDelay, rxjs's ajax)
+    "tsx-handler-in-a-forward-ref-component": (
+        "tsx",
+        "Why does `handleBlur` not call onBlur?",
+        _fill("ts", 24)
+        + "const TextInput = forwardRef<Handles, Props>(\n  (\n    { editable, ...rest }: Props,"
+        "\n    ref\n  ) => {\n    const [focused, setFocused] = React.useState(false);\n"
+        + "".join(f"    const v{i} = rest.step{i} ?? {i};\n" for i in range(12))
+        + "    const handleBlur = (args: Object) => {\n      if (!editable) {\n        return;\n"
+        "      }\n      setFocused(false);\n    };\n    return <Input onBlur={handleBlur} />;\n"
+        "  }\n) as CompoundedComponent;\n\nexport default TextInput;\n",
+        "      setFocused(false);",
+    ),
+    "js-handler-in-a-compiled-forward-ref-component": (
+        "js",
+        "Why does `handleBlur` not call onBlur?",
+        _fill("js-module") + "const TextInput = (0, _forwardRef.forwardRef)((_ref, ref) => {\n"
+        "  const [focused, setFocused] = React.useState(false);\n"
+        + "".join(f"  const v{i} = _ref.step{i} || {i};\n" for i in range(12))
+        + "  const handleBlur = args => {\n    setFocused(false);\n  };\n"
+        "  return React.createElement(Input, { onBlur: handleBlur });\n});\n",
+        "    setFocused(false);",
+    ),
+    "tsx-handler-a-hook-wraps": (
+        "tsx",
+        "Why does `handleBlur` not call onBlur?",
+        _fill("ts")
+        + "export function TextInput(props: Props) {\n"
+        + "".join(f"  const v{i} = props.step{i} ?? {i};\n" for i in range(12))
+        + "  const handleBlur = React.useCallback(\n    (args: Object) => {\n"
+        "      props.onBlur?.(args);\n    },\n    [props]\n  );\n"
+        "  return <Input onBlur={handleBlur} />;\n}\n",
+        "      props.onBlur?.(args);",
+    ),
+    "ts-closure-of-a-function-expression-cast": (
+        "ts",
+        "Why does `callback` pass the wrong flag?",
+        _fill("ts")
+        + "export const withDelay = function <T extends Animation>(\n  delayMs: number\n"
+        "): Animation<T> {\n  'worklet';\n"
+        + "".join(f"  const v{i} = delayMs * {i};\n" for i in range(12))
+        + "  const callback = (finished?: boolean): void => {\n    done(!finished);\n  };\n"
+        "  return { callback };\n} as withDelayType;\n",
+        "    done(!finished);",
+    ),
+    "ts-generic-arrow-in-an-exported-iife": (
+        "ts",
+        "Why does `create` ignore the config?",
+        _fill("ts", 30) + "export const ajax: AjaxCreationMethod = (() => {\n"
+        "  const create = <T>(urlOrConfig: string | AjaxConfig) => {\n"
+        "    return fromAjax<T>({ url: String(urlOrConfig) });\n  };\n"
+        "  create.get = ajaxGet;\n  return create;\n})();\n",
+        "    return fromAjax<T>({ url: String(urlOrConfig) });",
+    ),
+    "tsx-arrow-with-a-destructured-parameter": (
+        "tsx",
+        "Why does `onTextLayout` count the wrong lines?",
+        _fill("ts")
+        + "const CollapsedItem = ({ label }: Props) => {\n"
+        + "".join(f"  const v{i} = label.length * {i};\n" for i in range(12))
+        + "  const onTextLayout = ({\n    nativeEvent,\n  }: NativeSyntheticEvent<Data>) => {\n"
+        "    setNumOfLines(nativeEvent.lines.length);\n  };\n"
+        "  return <Text onTextLayout={onTextLayout}>{label}</Text>;\n};\n",
+        "    setNumOfLines(nativeEvent.lines.length);",
+    ),
+    # a method of an object literal read `as const` (effect's `BigDecimalProto`)
+    "ts-method-of-an-object-literal-as-const": (
+        "ts",
+        "Why does `pipe` lose its arguments?",
+        _fill("ts", 16) + "const Proto: Omit<Decimal, 'value'> = {\n  toString(this: Decimal) {\n"
+        "    return `Decimal(${format(this)})`;\n  },\n  pipe() {\n"
+        "    return pipeArguments(this, arguments.length - 1);\n  }\n} as const;\n\n"
+        + _fill("ts", 8).replace("util", "more"),
+        "    return pipeArguments(this, arguments.length - 1);",
+    ),
+    # closures a wrapping call hands back, in Go, Rust and C++
+    "go-closure-a-call-wraps": (
+        "go",
+        "Why does `handleHealth` answer 500?",
+        "package demo\n\n"
+        + _fill("go")
+        + "func Serve(mux *http.ServeMux) {\n"
+        + "".join(f"\tv{i} := {i}\n" for i in range(10))
+        + "\thandleHealth := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n"
+        '\t\tw.WriteHeader(500)\n\t})\n\tmux.Handle("/h", handleHealth)\n}\n',
+        "\t\tw.WriteHeader(500)",
+    ),
+    "rust-closure-a-call-wraps": (
+        "rust",
+        "Why does `on_event` report the wrong code?",
+        _fill("rust")
+        + "fn serve() {\n"
+        + "".join(f"    let v{i} = {i};\n" for i in range(10))
+        + "    let on_event = Box::new(move |code: u32| {\n        report(code + 1);\n    });\n"
+        "    run(on_event);\n}\n",
+        "        report(code + 1);",
+    ),
+    "cpp-lambda-a-call-wraps": (
+        "cpp",
+        "Why does `on_event` report the wrong code?",
+        _fill("cpp")
+        + "void serve() {\n"
+        + "".join(f"    int v{i} = {i};\n" for i in range(10))
+        + "    auto on_event = std::function<void(int)>([&](int code) {\n"
+        "        report(code + 1);\n    });\n    run(on_event);\n}\n",
+        "        report(code + 1);",
+    ),
+    "java-lambda-in-a-local-variable": (
+        "java",
+        "Why does `onEvent` report the wrong code?",
+        "package demo;\n\npublic class Shop {\n"
+        + _fill("java")
+        + "    void serve() {\n"
+        + "".join(f"        int v{i} = {i};\n" for i in range(10))
+        + "        Consumer<Integer> onEvent = (code) -> {\n            report(code + 1);\n"
+        "        };\n        run(onEvent);\n    }\n}\n",
+        "            report(code + 1);",
+    ),
+    # a bundle's module function whose last row starts the next statement (handlebars's
+    # `})();exports["default"] = handlebars;`)
+    "js-iife-sharing-its-last-row": (
+        "js",
+        "Why does `strip` cut one character too many?",
+        '"use strict";\n\nexports.__esModule = true;\nvar handlebars = (function () {\n'
+        + "".join(
+            f"    function helper{i}(a, b) {{\n        const r = a * {i} + b;\n"
+            "        return r > 10 ? r : -r;\n    }\n"
+            for i in range(12)
+        )
+        + "    function strip(start, end) {\n        return yytext.substring(start, end + 1);\n"
+        "    }\n    function Parser() {\n        this.yy = {};\n"
+        "    }Parser.prototype = parser;parser.Parser = Parser;\n    return new Parser();\n"
+        '})();exports["default"] = handlebars;\nmodule.exports = exports["default"];\n',
+        "        return yytext.substring(start, end + 1);",
+    ),
     # type definitions by a name of their own: a TS namespace, a C typedef's alias, a Go
     # type declared in a function body
     "ts-namespace": (
@@ -368,6 +505,37 @@ def test_the_definition_the_prose_asks_about_is_kept(case: str) -> None:
     assert out != code, "the block was not trimmed"
     assert line in out.split("\n")
     assert clean_parse(TAG_LANG.get(tag, tag), out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_value_a_hook_computes_is_no_second_definition_of_its_name() -> None:
+    # reanimated's FlatList: `CellRendererComponent` is a component a factory defines and,
+    # in another function, the value `useMemo` computes from that factory
+    code = (
+        _fill("ts", 16) + "const createCellRenderer = (ref?: Ref) => {\n"
+        "  const CellRendererComponent = (props: CellProps) => {\n"
+        "    return <View ref={ref}>{props.children}</View>;\n  };\n"
+        "  return CellRendererComponent;\n};\n\n"
+        "const FlatListRender = (props: Props) => {\n"
+        "  const CellRendererComponent = React.useMemo(\n"
+        "    () => createCellRenderer(props.ref),\n    [props.ref]\n  );\n"
+        "  return <FlatList CellRendererComponent={CellRendererComponent} />;\n};\n"
+    )
+    out, res = _send("Why does `CellRendererComponent` lose the ref?", "tsx", code, 0.3)
+    assert "    return <View ref={ref}>{props.children}</View>;" in out.split("\n")
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_bundle_whose_inline_source_map_is_most_of_it_is_trimmed() -> None:
+    # handlebars's dist files: readable code, then `//# sourceMappingURL=data:…` longer than
+    # all of it; the bundle is not minified, and the map is a comment
+    source_map = "//# sourceMappingURL=data:application/json;base64," + "eyJ2" * 900
+    code = _fill("js-module", 16) + "export function moveHelper(instance, name) {\n"
+    code += "  instance.hooks[name] = instance.helpers[name];\n}\n" + source_map + "\n"
+    out, res = _send("Why does `moveHelper` keep the helper?", "js", code, 0.2)
+    assert "  instance.hooks[name] = instance.helpers[name];" in out.split("\n")
+    assert source_map not in out
     assert not res.over_budget
 
 

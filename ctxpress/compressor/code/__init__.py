@@ -69,6 +69,8 @@ __all__ = ["CodeStage", "Focus", "extract_focus", "find_fences", "trim_code"]
 _CITED = re.compile(r"\"?, line \d|:\d|\(\d")
 _PY_TRACEBACK = "Traceback (most recent call last)"
 # A line this long holding most of the code is a minified bundle: trimming keeps whole lines.
+# (A `//` line is a comment, such as a bundle's inline source map, `//# sourceMappingURL=
+# data:…`, which may be most of a file whose code is not minified at all.)
 _MINIFIED = 400
 
 
@@ -281,8 +283,9 @@ class CodeStage:
         tokens = ctx.counter.text(code)
         if tokens < min_tokens:
             return
-        longest = max(map(len, code.split("\n")))
-        if longest > _MINIFIED and 2 * longest > len(code):
+        widths = [len(r) for r in code.split("\n") if not r.lstrip().startswith("//")]
+        longest = max(widths, default=0)
+        if longest > _MINIFIED and 2 * longest > sum(widths):
             ctx.note(f"m{i}: {lang or 'code'} block left as is (minified: lines are kept whole)")
             return
         failed: dict[str, Tree] = {}

@@ -470,21 +470,31 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
     unmatched = focus.strong - defined
     if not unmatched:
         return {}
-    inner = re.compile(_NESTED_DEF.format("|".join(map(re.escape, sorted(unmatched)))))
+    out: dict[Unit, list[int]] = {}
+    for pattern in (_NESTED_DEF, _WRAPPED_DEF):
+        for name, found in _defining_rows(outline, pattern, unmatched).items():
+            # (a type member `start: () => void` is no definition: it is in no function; in
+            # Java, a field's anonymous class holds methods: the field is around them)
+            inside = [(r, u) for r in found if (u := _holder(outline, r)) is not None]
+            if inside:
+                unmatched = unmatched - {name}
+            if len(inside) == 1:
+                r, u = inside[0]
+                out.setdefault(u, []).append(r)
+        if not unmatched:
+            break
+    return out
+
+
+def _defining_rows(outline: Outline, pattern: str, names: frozenset[str]) -> dict[str, list[int]]:
+    """The rows where ``pattern`` (``_NESTED_DEF``'s kind) finds a definition of each name."""
+    inner = re.compile(pattern.format("|".join(map(re.escape, sorted(names)))))
     where: dict[str, list[int]] = {}
     for r, line in enumerate(outline.lines):
         for m in inner.finditer(code_row(outline, r)) if inner.search(line) else ():
             if not _typed_parameter(outline, r, m):
                 where.setdefault(next(g for g in m.groups() if g), []).append(r)
-    out: dict[Unit, list[int]] = {}
-    for found in where.values():
-        # (a type member `start: () => void` is no definition: it is in no function; in
-        # Java, a field's anonymous class holds methods: the field is around them)
-        inside = [(r, u) for r in found if (u := _holder(outline, r)) is not None]
-        if len(inside) == 1:
-            r, u = inside[0]
-            out.setdefault(u, []).append(r)
-    return out
+    return where
 
 
 _TS_PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
@@ -503,18 +513,38 @@ def _typed_parameter(outline: Outline, row: int, m: re.Match[str]) -> bool:
 # A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
 # an arrow function in a variable, a method of an object literal a factory returns), Go,
 # Rust (a closure too) and a C++ lambda; a plain variable is not one. Arrow functions
-# whose parameters go on over lines open with ``(`` at the end of the line.
+# whose parameters go on over lines open with ``(`` at the end of the line, or ``({``
+# where the first one is destructured.
+_JS_FUNCTION = (
+    r"(?:async\b|function\b|(?:<[^()]*>\s*)?\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>"
+    r"|\(\s*[{{\[]?\s*$)"
+)
 _NESTED_DEF = (
     r"(?:\bdef|\bfunction\*?|\bfn|\bclass|\bstruct|\benum|\btype)\s+({0})\b"
-    r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?="
-    r"\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>|\(\s*$)"
-    r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
+    r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?=\s*"
+    + _JS_FUNCTION
+    + r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
     r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\([^)]*\)\s*(?::[^{{=]*)?\{{"
-    r"|(?:^|[{{,])\s*({0})\s*:\s*(?:async\b|function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>|\(\s*$)"
+    r"|(?:^|[{{,])\s*({0})\s*:\s*"
+    + _JS_FUNCTION
     # a Java method of an anonymous or local class: `public void run() {`
-    r"|^\s*(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
+    + r"|^\s*(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
     r"(?:<[^>]*>\s+)?[\w.<>\[\]?,]+\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
+    # a Java lambda in a local variable: `Runnable onEvent = () -> {`
+    r"|^\s*(?:final\s+)?[\w.<>\[\]?]+(?:<[\w.<>\[\]?, ]*>)?\s+({0})\s*=\s*(?:\([^)]*\)|\w+)\s*->"
+)
+# A function a wrapping call hands back into a variable: JS `const onPress =
+# useCallback((e) => …` (the call's arguments on the next line too), `debounce(function
+# …`, Go `h := http.HandlerFunc(func(…`, Rust `let f = Box::new(move |x| …`, C++ `auto f =
+# std::function<void(int)>([&](int x) …`; read only for a name with no definition of the
+# kind above: `useMemo(() => …)` stores what the function returns.
+_WRAPPED_DEF = (
+    r"\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?=\s*[\w$.]+(?:<.*?>)?\(\s*(?:$|"
+    + _JS_FUNCTION
+    + r")|\b({0})\s*:=\s*[\w.]+\(\s*func\b"
+    r"|\blet\s+(?:mut\s+)?({0})\s*=\s*[\w:]+(?:<.*?>)?\(\s*(?:move\s*)?\|"
+    r"|\bauto\s+({0})\s*=\s*[\w:]+(?:<.*?>)?\(\s*\["
 )
 # A TypeScript parameter property: a field the constructor's parameter list declares.
 _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:readonly\s+)?%s\b"

@@ -210,6 +210,13 @@ _VALUE_WRAPPERS = frozenset(
 )
 
 
+def _bare(value: Any) -> Any:
+    """``value`` without what wraps it unchanged (``_VALUE_WRAPPERS``)."""
+    while value is not None and value.type in _VALUE_WRAPPERS and value.named_child_count:
+        value = value.named_children[0]
+    return value
+
+
 def _one_variable(declaration: Any) -> tuple[Any, Any]:
     """The name and value of a JS declaration of one variable (`var Lib = …`), else Nones."""
     decls = [c for c in declaration.named_children if c.type == "variable_declarator"]
@@ -251,10 +258,7 @@ def _call_object(value: Any, functions: frozenset[str]) -> Any:
     """The object literal with methods a call passes (`createSlice({ reducers: { add()
     {…} } })`, `Extension.create({ addKeys() {…} })`, `defineComponent({ setup() {…} })`),
     the largest if several, or None: the call's code is in it, so its members are units."""
-    for _ in range(4):
-        if value is None or value.type not in _VALUE_WRAPPERS or not value.named_child_count:
-            break
-        value = value.named_children[0]
+    value = _bare(value)
     if value is None or value.type not in ("call_expression", "new_expression"):
         return None
     args = value.child_by_field_name("arguments")
@@ -264,6 +268,40 @@ def _call_object(value: Any, functions: frozenset[str]) -> Any:
         if a.type == "object" and _has_methods(a, functions, depth=2)
     ]
     return max(found, key=lambda a: a.end_byte - a.start_byte, default=None)
+
+
+def _main_node(code: list[Any]) -> Any:
+    """The statement a unit is, where it holds one; with others after it on its last row
+    (a bundle's `})();exports.x = x;`), the one that spans rows; else None."""
+    if len(code) == 1:
+        return code[0]
+    spans = [n for n in code if end_row(n) > n.start_point[0]]
+    if len(spans) != 1 or spans[0] is not code[0]:
+        return None
+    return spans[0] if all(n.start_point[0] == end_row(code[0]) for n in code[1:]) else None
+
+
+def _call_function(value: Any, functions: frozenset[str]) -> Any:
+    """The function a call wraps and hands back (`forwardRef((props, ref) => {…})`,
+    `memo(function Row() {…})`, `debounce(() => {…}, 100)`, `memo(forwardRef(…)) as T`):
+    the one function literal with a ``{ … }`` body among its arguments, or None. Named by
+    the variable it is stored in, it is that function, as a decorated one is in Python."""
+    for _ in range(4):
+        value = _bare(value)
+        if value is None or value.type != "call_expression":
+            return None
+        args = value.child_by_field_name("arguments")
+        if args is None or _unparen(value.child_by_field_name("function")).type in functions:
+            return None  # (an IIFE: ``callback``'s)
+        values = [_unparen(a) for a in args.named_children]
+        found = [a for a in values if a.type in functions]
+        if found:
+            body = found[0].child_by_field_name("body")
+            ok = len(found) == 1 and body is not None and body.type == "statement_block"
+            return found[0] if ok else None
+        calls = [a for a in values if a.type == "call_expression"]
+        value = calls[0] if len(calls) == 1 else None
+    return None
 
 
 # Field names under which a statement declares what it defines.
@@ -625,6 +663,7 @@ class _Builder:
                 break
             if core.type in ("lexical_declaration", "variable_declaration") and not spec.python:
                 name, value = _one_variable(core)
+                value = _bare(value)  # (`const f = function () { … } as T`)
                 if value is not None and value.type in spec.functions | spec.containers:
                     return value, node_text(name) if name is not None else None
                 break
@@ -665,11 +704,40 @@ class _Builder:
         if body is None or body.type != "statement_block":
             return None
         if node.type != "expression_statement" and not any(
-            c.type in self.spec.functions or c.type in self.spec.containers
-            for c in body.named_children
+            self.defines_function(c) for c in body.named_children
         ):
             return None
         return best
+
+    def defines_function(self, node: Any) -> bool:
+        """Whether a JS statement defines a function or class: a declaration, or a variable
+        holding one (`const create = () => {…}`)."""
+        if node.type in self.spec.functions or node.type in self.spec.containers:
+            return True
+        if node.type not in ("lexical_declaration", "variable_declaration"):
+            return False
+        value = _bare(_one_variable(node)[1])
+        return value is not None and value.type in self.spec.functions
+
+    def held_function(self, core: Any) -> tuple[Any, str] | None:
+        """JS family: the function a variable or class field holds through a wrapping call
+        (``_call_function``), with the variable's name; None where the call passes an
+        object with methods (``_call_object``'s)."""
+        if self.lang not in ("javascript", "typescript", "tsx"):
+            return None
+        if core.type in ("lexical_declaration", "variable_declaration"):
+            name, value = _one_variable(core)
+        elif core.type in ("field_definition", "public_field_definition"):
+            value = core.child_by_field_name("value")
+            name = core.child_by_field_name("property") or core.child_by_field_name("name")
+        else:
+            return None
+        if name is None or name.type not in ("identifier", "property_identifier"):
+            return None
+        if _call_object(value, self.spec.functions) is not None:
+            return None
+        fn = _call_function(value, self.spec.functions)
+        return (fn, node_text(name)) if fn is not None else None
 
     def brace_body(self, unit: Unit, body: Any) -> None:
         """Make ``unit`` collapsible around a ``{ … }`` body when its braces sit on own lines."""
@@ -927,13 +995,24 @@ class _Builder:
         unit = Unit("stmt", first, start, last, parent=parent, owner=owner)
         unit.order = len(self.units)
         self.units.append(unit)
-        if len(code) != 1:
+        main = _main_node(code)
+        if main is None:
             names: list[str] = []
             for n in code:
                 names.extend(decl_names(n))
             unit.defs = tuple(dict.fromkeys(names))
             return unit
-        node = code[0]
+        self.shape(unit, main, owner)
+        # what else starts on its last row (`})();exports.x = x;`) is in its lines
+        extra = [w for n in code if n is not main for w in decl_names(n)]
+        if extra:
+            unit.defs = tuple(dict.fromkeys([*unit.defs, *extra]))
+        return unit
+
+    def shape(self, unit: Unit, node: Any, owner: str | None) -> Unit:
+        """Make ``unit`` what its one statement ``node`` is: a function, a class or a
+        container of member units, an import, a collapsible statement."""
+        spec, lines = self.spec, self.lines
         core, var_name = self.unwrap(node)
         declared: list[str] = []
         if self.lang == "cpp" and core.type == "declaration":
@@ -945,12 +1024,15 @@ class _Builder:
         ctype = core.type
         wrapped = None
         if ctype not in spec.functions and ctype not in spec.containers:
-            wrapped = self.callback(node)
+            wrapped = self.callback(core)  # (`export const x = (() => { … })()` too)
             if wrapped is not None:
-                name_node = _one_variable(node)[0] if node.type != "expression_statement" else None
+                name_node = _one_variable(core)[0] if core.type != "expression_statement" else None
                 var_name = node_text(name_node) if name_node is not None else None
+                unit.title = _call_title(core)
                 core, ctype = wrapped, "call_body"
-                unit.title = _call_title(node)
+            elif (held := self.held_function(core)) is not None:
+                core, var_name = held
+                ctype = core.type
             elif self.lang in ("javascript", "typescript", "tsx"):
                 # `export default { … }`, `module.exports = { … }`, `const api = { … }`
                 obj = _call_object(core, spec.functions) or core  # `export default f({…})`
@@ -964,7 +1046,7 @@ class _Builder:
                 elif core.type in ("lexical_declaration", "variable_declaration"):
                     # (`export const table = { … }` too: ``core`` is inside the export)
                     var, value = _one_variable(core)
-                    value = _call_object(value, spec.functions) or value
+                    value = _call_object(value, spec.functions) or _bare(value)
                     # exported: opened only for its methods, as a module's API
                     if (
                         core is not node
