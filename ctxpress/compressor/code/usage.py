@@ -89,6 +89,8 @@ def likelihood(x: Sequence[float]) -> float:
 def rescored(outline: Outline, focal: Sequence[Unit], focus: Focus) -> dict[Unit, float]:
     """Candidates for the focal units' bodies with distances from the model (closest)."""
     out: dict[Unit, float] = {}
+    if not focal:
+        return out  # (the file's names are counted only for a body still to be written)
     named = Counter(IDENT.findall("\n".join(outline.lines)))
     for f in focal:
         for u, x in features(outline, f, focus).items():
