@@ -9,11 +9,16 @@ react-spectrum; Java in react-native-webview) and Debian 12 packages (Go, Rust, 
 utf8proc's headers). Set ``b``: attrs, cattrs, structlog, typer, httpcore, h11, anyio; Java in
 react-native-svg, react-native-maps, netinfo; JS / TS in mitt, p-queue, ioredis, pino,
 virtual-core, vue-router, floating-ui; Go (go-github, prometheus client, urfave cli) and Rust
-(clap, rayon-core, crossbeam-channel, anyhow) from Debian. Same draw, prompt kinds, columns
-and JSON as code_fresh.py.
+(clap, rayon-core, crossbeam-channel, anyhow) from Debian. Set ``c`` (chosen 2026-12-04,
+later): Python in werkzeug, pyparsing, jsonschema, toolz, parso, tabulate, pluggy,
+itsdangerous; C in cffi, pycryptodome, zope.interface, ruamel.yaml.clib and the json-c / libuv
+headers; C++ in range-v3, tl-expected, tinyxml2 and react-native-reanimated; JS / TS / TSX /
+Java in rxjs, react-native-paper, -gesture-handler, -reanimated, -image-picker,
+-device-info, handlebars, fastify, async, yargs; Go and Rust from Debian. Same draw, prompt
+kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b] --fetch  # once: pip, npm, apt-get
-    .venv/bin/python benchmarks/code_more.py [--set b] [--per-lang 40] [--langs python,cpp]
+    .venv/bin/python benchmarks/code_more.py [--set b|c] --fetch  # once: pip, npm, apt-get
+    .venv/bin/python benchmarks/code_more.py [--set b|c] [--per-lang 40] [--langs python,cpp]
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ INC = fresh.INCLUDE
 # (set a: the Python of the packages drawn first, the C packages' scripts would change the draw)
 _PY_A = "sortedcontainers tomlkit rich simplejson wrapt pyrsistent editdistance pyclipper"
 _C_A = "simplejson wrapt pyrsistent MarkupSafe multidict setproctitle ciso8601 immutables msgpack"
+_PY_C = "werkzeug pyparsing jsonschema toolz parso tabulate pluggy itsdangerous"
+_C_C = "cffi pycryptodome zope.interface ruamel.yaml.clib"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -61,6 +68,31 @@ SETS = {
         " librust-rayon-core-dev=1.10.1-1 librust-crossbeam-channel-dev=0.5.6-1"
         " librust-anyhow-dev=1.0.69-1",
         "PY_GLOBS": ["pypi/**/*.py"],
+    },
+    "c": {
+        "PYPI": "werkzeug-3.0.4 pyparsing-3.1.4 jsonschema-4.23.0 toolz-0.12.1 parso-0.8.4"
+        " tabulate-0.9.0 pluggy-1.5.0 itsdangerous-2.2.0 cffi-1.17.1 pycryptodome-3.21.0"
+        " zope.interface-7.1.1 ruamel.yaml.clib-0.2.12",
+        "NPM_PKGS": "rxjs@7.8.1 react-native-paper@5.12.5 react-native-gesture-handler@2.20.2"
+        " react-native-reanimated@3.16.1 react-native-image-picker@7.1.2"
+        " react-native-device-info@14.0.1 async@3.2.6 handlebars@4.7.8 fastify@4.28.1"
+        " yargs@17.7.2",
+        "DEBS": "golang-github-mitchellh-mapstructure-dev=1.5.0-2"
+        " golang-github-patrickmn-go-cache-dev=2.1.0-1.1 golang-github-spf13-afero-dev=1.9.3-1"
+        " golang-github-robfig-cron-dev=3.0.1-1 golang-github-tidwall-gjson-dev=1.14.4-2"
+        " librust-petgraph-dev=0.6.2-1 librust-arrayvec-dev=0.7.2-2 librust-walkdir-dev=2.3.2-1"
+        " librust-tinyvec-dev=1.6.0-2 librust-unicode-segmentation-dev=1.9.0-1"
+        " librange-v3-dev=0.12.0-1 libexpected-dev=1.0.0~dfsg-3 libtinyxml2-dev=9.0.0+dfsg-3.1"
+        " libjson-c-dev=0.16-2 libuv1-dev=1.44.2-1+deb12u1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_C.split()],
+        "C_GLOBS": [f"pypi/{p}*/**/*.[ch]" for p in _C_C.split()]
+        + [f"{INC}/json-c/*.h", f"{INC}/uv.h", f"{INC}/uv/*.h"],
+        "CPP_GLOBS": [
+            f"{INC}/range/**/*.hpp",
+            f"{INC}/tl/*.hpp",
+            f"{INC}/tinyxml2.h",
+            "npm/react-native-reanimated*/package/Common/cpp/**/*.[ch]*",
+        ],
     },
 }
 # the languages a set has sources of, where not all of code_fresh's
