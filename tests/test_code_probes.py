@@ -377,6 +377,60 @@ FOCAL_FORMS = {
         + _fill("ts", 8).replace("util", "more"),
         "    return pipeArguments(this, arguments.length - 1);",
     ),
+    # a React component a module exports through `forwardRef(function Name(…) {…})`, and
+    # one a compiler stores twice (`const A = exports.A = …forwardRef(…)`)
+    "tsx-object-method-in-an-exported-forward-ref": (
+        "tsx",
+        "Why does `getCurrentOptions` return stale options?",
+        _fill("ts", 16) + "export default React.forwardRef(function ServerContainer(\n"
+        "  { children }: Props,\n  ref: React.Ref<ServerContainerRef>\n) {\n"
+        + "".join(f"  const v{i} = children.length * {i};\n" for i in range(12))
+        + "  const value = {\n    getCurrentOptions(filter?: (o: object) => boolean) {\n"
+        "      return current.options ?? {};\n    },\n  };\n"
+        "  return <Provider value={value}>{children}</Provider>;\n});\n",
+        "      return current.options ?? {};",
+    ),
+    "js-handler-in-a-component-stored-twice": (
+        "js",
+        "Why does `setRef` forget the ref?",
+        _fill("js-module")
+        + "const InnerScreen = exports.InnerScreen = /*#__PURE__*/_react.default.forwardRef("
+        "function InnerScreen(props, ref) {\n"
+        + "".join(f"  const v{i} = props.step{i} || {i};\n" for i in range(12))
+        + "  const setRef = ref => {\n    innerRef.current = ref;\n  };\n"
+        "  return _react.default.createElement(View, { ref: setRef });\n});\n",
+        "    innerRef.current = ref;",
+    ),
+    # C++: a namespace a macro opens (msgpack's `MSGPACK_API_VERSION_NAMESPACE(v1) {`, which
+    # reads as a function), and a struct nested in a class
+    "cpp-method-in-a-macro-namespace": (
+        "cpp",
+        "Why does `release` leak the buffer?",
+        "namespace msgpack {\n\nMSGPACK_API_VERSION_NAMESPACE(v1) {\n\nclass sbuffer {\npublic:\n"
+        + "".join(
+            f"    int helper{i}(int x)\n    {{\n        int y = x * {i};\n"
+            "        return y + m_size;\n    }\n\n"
+            for i in range(24)
+        )
+        + "    char* release()\n    {\n        char* tmp = m_data;\n        m_size = 0;\n"
+        "        return tmp;\n    }\n\nprivate:\n    size_t m_size;\n    char* m_data;\n};\n\n"
+        "}  // MSGPACK_API_VERSION_NAMESPACE(v1)\n\n}  // namespace msgpack\n",
+        "        char* tmp = m_data;",
+    ),
+    "cpp-method-of-a-struct-nested-in-a-class": (
+        "cpp",
+        "Why does `push_expand` grow the array too little?",
+        "class zone {\n    struct finalizer_array {\n"
+        + "".join(
+            f"        int helper{i}(int x) {{\n            int y = x * {i};\n"
+            "            return y + 1;\n        }\n"
+            for i in range(24)
+        )
+        + "        void push_expand(void (*func)(void*), void* data) {\n"
+        "            size_t nnext = nused * 2 + 1;\n            grow(nnext);\n        }\n"
+        "        size_t nused;\n    };\n    finalizer_array m_finalizer_array;\n};\n",
+        "            size_t nnext = nused * 2 + 1;",
+    ),
     # closures a wrapping call hands back, in Go, Rust and C++
     "go-closure-a-call-wraps": (
         "go",
@@ -505,6 +559,38 @@ def test_the_definition_the_prose_asks_about_is_kept(case: str) -> None:
     assert out != code, "the block was not trimmed"
     assert line in out.split("\n")
     assert clean_parse(TAG_LANG.get(tag, tag), out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_struct_of_fields_nested_in_a_class_is_data_a_stub_may_need_whole() -> None:
+    # taskflow's MPMC queue: `struct Cell { T data; … };` is data the class's methods read,
+    # ranked and kept whole like any statement (a nested struct with methods of its own
+    # opens as a class instead, and a class would come as its signature first)
+    code = (
+        "template <typename T, size_t LogSize = 10>\nclass MPMC {\n"
+        "  constexpr static uint64_t BufferSize = 1ull << LogSize;\npublic:\n"
+        + "".join(
+            f"  int helper{i}(int x) {{\n    int y = x * {i};\n    return y + 1;\n  }}\n"
+            for i in range(24)
+        )
+        + "  /**\n   * Enqueues an item, blocking while the cell at the position is taken.\n   */\n"
+        "  void enqueue(T data) {\n    // TODO\n  }\n\nprivate:\n  struct Cell {\n    T data;\n"
+        "    std::atomic<uint64_t> sequence;\n  };\n\n  std::array<Cell, BufferSize> _buffer;\n"
+        "  std::atomic<uint64_t> _enqueue_pos;\n};\n"
+    )
+    ask = (
+        "Implement `enqueue`.\nEnqueues an item, blocking while the cell at the position is taken."
+    )
+    empty = [{"role": "user", "content": f"Here is `mpmc.hpp`:\n```cpp\n```\n{ask}"}]
+    budget = ctxpress.count_tokens(empty) + ctxpress.count_tokens(code) // 10
+    msgs = [{"role": "user", "content": f"Here is `mpmc.hpp`:\n```cpp\n{code}```\n{ask}"}]
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = res.messages[0]["content"]
+    fence = find_fences(text)[0]
+    out = text[fence.code_start : fence.code_end]
+    assert "    std::atomic<uint64_t> sequence;\n  };" in out
+    assert "  void enqueue(T data) {" in out.split("\n")
+    assert clean_parse("cpp", out.encode()) is not None
     assert not res.over_budget
 
 

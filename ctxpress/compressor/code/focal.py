@@ -525,7 +525,7 @@ _NESTED_DEF = (
     + _JS_FUNCTION
     + r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
-    r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\([^)]*\)\s*(?::[^{{=]*)?\{{"
+    r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^{{=]*)?\{{"
     r"|(?:^|[{{,])\s*({0})\s*:\s*"
     + _JS_FUNCTION
     # a Java method of an anonymous or local class: `public void run() {`

@@ -318,14 +318,24 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+# A file's first line of code that names its language outright: Go's and Java's package
+# clauses (a Go test file's indented `var x` lines would count as JavaScript's cue).
+_LEADS = (("go", re.compile(r"package \w+\s*$")), ("java", re.compile(r"package [\w.]+\s*;")))
+_COMMENT_ROW = re.compile(r"\s*(?://|/\*|\*|#!)|\s*$")
+
+
 def candidates(code: str) -> list[str]:
-    """Languages worth trying for untagged ``code``, most likely first (by line-start cues)."""
+    """Languages worth trying for untagged ``code``, most likely first (by line-start cues;
+    a package clause first of all). Each grammar tried costs a parse of the whole block."""
     head = code[:20000]
     scored = sorted(
         ((len(rx.findall(head)), i, name) for i, (name, rx) in enumerate(_CUES)),
         key=lambda t: (-t[0], t[1]),
     )
-    return [name for n, _, name in scored if n > 0]
+    order = [name for n, _, name in scored if n > 0]
+    first = next((r for r in head.split("\n") if not _COMMENT_ROW.match(r)), "")
+    lead = next((name for name, rx in _LEADS if rx.match(first)), None)
+    return [lead, *(n for n in order if n != lead)] if lead else order
 
 
 def clean_parse(name: str, source: bytes) -> Tree | None:

@@ -211,9 +211,15 @@ _VALUE_WRAPPERS = frozenset(
 
 
 def _bare(value: Any) -> Any:
-    """``value`` without what wraps it unchanged (``_VALUE_WRAPPERS``)."""
-    while value is not None and value.type in _VALUE_WRAPPERS and value.named_child_count:
-        value = value.named_children[0]
+    """``value`` without what wraps it unchanged (``_VALUE_WRAPPERS``), and past the
+    assignments it is also stored by (`const A = exports.A = …`, a compiler's export)."""
+    while value is not None:
+        if value.type == "assignment_expression":
+            value = value.child_by_field_name("right")
+        elif value.type in _VALUE_WRAPPERS and value.named_child_count:
+            value = value.named_children[0]
+        else:
+            break
     return value
 
 
@@ -279,6 +285,42 @@ def _main_node(code: list[Any]) -> Any:
     if len(spans) != 1 or spans[0] is not code[0]:
         return None
     return spans[0] if all(n.start_point[0] == end_row(code[0]) for n in code[1:]) else None
+
+
+# What a C++ block holds where it is a namespace a macro opens, not a function's body.
+_DEFINITIONS = frozenset(
+    {
+        "class_specifier",
+        "struct_specifier",
+        "union_specifier",
+        "namespace_definition",
+        "template_declaration",
+        "function_definition",
+    }
+)
+_MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _has_definition(body: Any) -> bool:
+    """Whether a C++ block defines a function, class or template of its own."""
+    return any(c.type in _DEFINITIONS for c in body.named_children)
+
+
+def _macro_block(node: Any) -> bool:
+    """Whether a C++ "function" is a macro that opens a namespace (`MSGPACK_API_VERSION_
+    NAMESPACE(v1) {` … `}`): no return type, a macro's name, and a body of definitions
+    (classes, templates, functions: what no function body holds), read as a block."""
+    if node.type != "function_definition" or node.child_by_field_name("type") is not None:
+        return False
+    decl, body = node.child_by_field_name("declarator"), node.child_by_field_name("body")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    return (
+        name is not None
+        and name.type == "identifier"
+        and _MACRO_NAME.fullmatch(node_text(name)) is not None
+        and body is not None
+        and _has_definition(body)
+    )
 
 
 def _call_function(value: Any, functions: frozenset[str]) -> Any:
@@ -719,10 +761,11 @@ class _Builder:
         value = _bare(_one_variable(node)[1])
         return value is not None and value.type in self.spec.functions
 
-    def held_function(self, core: Any) -> tuple[Any, str] | None:
+    def held_function(self, core: Any) -> tuple[Any, str | None] | None:
         """JS family: the function a variable or class field holds through a wrapping call
-        (``_call_function``), with the variable's name; None where the call passes an
-        object with methods (``_call_object``'s)."""
+        (``_call_function``), with the variable's name; or a module's default export so
+        held (`export default forwardRef(function Container(…) {…})`), by its own name.
+        None where the call passes an object with methods (``_call_object``'s)."""
         if self.lang not in ("javascript", "typescript", "tsx"):
             return None
         if core.type in ("lexical_declaration", "variable_declaration"):
@@ -730,14 +773,18 @@ class _Builder:
         elif core.type in ("field_definition", "public_field_definition"):
             value = core.child_by_field_name("value")
             name = core.child_by_field_name("property") or core.child_by_field_name("name")
+        elif core.type == "call_expression" and core.parent.type == "export_statement":
+            name, value = None, core
         else:
             return None
-        if name is None or name.type not in ("identifier", "property_identifier"):
+        if name is not None and name.type not in ("identifier", "property_identifier"):
             return None
         if _call_object(value, self.spec.functions) is not None:
             return None
         fn = _call_function(value, self.spec.functions)
-        return (fn, node_text(name)) if fn is not None else None
+        if fn is None or (name is None and fn.child_by_field_name("name") is None):
+            return None
+        return fn, node_text(name) if name is not None else None
 
     def brace_body(self, unit: Unit, body: Any) -> None:
         """Make ``unit`` collapsible around a ``{ … }`` body when its braces sit on own lines."""
@@ -1015,15 +1062,25 @@ class _Builder:
         spec, lines = self.spec, self.lines
         core, var_name = self.unwrap(node)
         declared: list[str] = []
-        if self.lang == "cpp" and core.type == "declaration":
-            # `class C : public B { … } instance;`: a class whose members are units
+        if self.lang == "cpp" and core.type in ("declaration", "field_declaration"):
+            # `class C : public B { … } instance;`, and a struct with methods nested in a
+            # class (`struct Node { … };`, a field declaration; one of fields alone is data
+            # the class's methods read, kept whole): a class whose members are units
             typ = core.child_by_field_name("type")
-            if typ is not None and typ.type in spec.containers and typ.child_by_field_name("body"):
+            body = typ.child_by_field_name("body") if typ is not None else None
+            if (
+                typ is not None
+                and typ.type in spec.containers
+                and body is not None
+                and (core.type == "declaration" or _has_definition(body))
+            ):
                 declared = decl_names(core)
                 core = typ
         ctype = core.type
         wrapped = None
-        if ctype not in spec.functions and ctype not in spec.containers:
+        if self.lang == "cpp" and _macro_block(core):
+            wrapped, ctype = core, "macro_block"
+        elif ctype not in spec.functions and ctype not in spec.containers:
             wrapped = self.callback(core)  # (`export const x = (() => { … })()` too)
             if wrapped is not None:
                 name_node = _one_variable(core)[0] if core.type != "expression_statement" else None
@@ -1150,6 +1207,7 @@ class _Builder:
                     "module",
                     "call_body",
                     "object_body",
+                    "macro_block",
                 )
             )
             unit.kind = "class" if class_like else "block"
