@@ -14,11 +14,16 @@ later): Python in werkzeug, pyparsing, jsonschema, toolz, parso, tabulate, plugg
 itsdangerous; C in cffi, pycryptodome, zope.interface, ruamel.yaml.clib and the json-c / libuv
 headers; C++ in range-v3, tl-expected, tinyxml2 and react-native-reanimated; JS / TS / TSX /
 Java in rxjs, react-native-paper, -gesture-handler, -reanimated, -image-picker,
--device-info, handlebars, fastify, async, yargs; Go and Rust from Debian. Same draw, prompt
+-device-info, handlebars, fastify, async, yargs; Go and Rust from Debian. Set ``d`` (chosen
+2026-12-04, last): Python in fastapi, starlette, pydantic 1, celery, jupyterlab-git; C in
+psycopg2, uvloop's libuv, xxhash, regex; JS / TS / TSX / Java in react-navigation, -screens,
+-safe-area-context, lottie, firebase app, push-notification, -fs, svelte, three, d3-scale,
+socket.io, @nestjs/core; Go chi, raft, nats.go, miekg/dns and Rust hyper, rustls, tracing,
+mio from Debian; C++ in abseil, flatbuffers, msgpack-c++ and rapidxml. Same draw, prompt
 kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|c] --fetch  # once: pip, npm, apt-get
-    .venv/bin/python benchmarks/code_more.py [--set b|c] [--per-lang 40] [--langs python,cpp]
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d] --fetch  # once: pip, npm, apt-get
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d] [--per-lang 40] [--langs python,cpp]
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ _PY_A = "sortedcontainers tomlkit rich simplejson wrapt pyrsistent editdistance 
 _C_A = "simplejson wrapt pyrsistent MarkupSafe multidict setproctitle ciso8601 immutables msgpack"
 _PY_C = "werkzeug pyparsing jsonschema toolz parso tabulate pluggy itsdangerous"
 _C_C = "cffi pycryptodome zope.interface ruamel.yaml.clib"
+_PY_D = "fastapi starlette pydantic celery jupyterlab_git"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -92,6 +98,36 @@ SETS = {
             f"{INC}/tl/*.hpp",
             f"{INC}/tinyxml2.h",
             "npm/react-native-reanimated*/package/Common/cpp/**/*.[ch]*",
+        ],
+    },
+    "d": {
+        "PYPI": "fastapi-0.115.0 starlette-0.38.6 pydantic-1.10.18 celery-5.4.0"
+        " jupyterlab_git-0.50.1 psycopg2-2.9.9 uvloop-0.20.0 xxhash-3.5.0 regex-2024.9.11",
+        "NPM_PKGS": "@react-navigation/native@6.1.18 @react-navigation/stack@6.4.1"
+        " @react-navigation/drawer@6.7.2 react-native-screens@3.34.0"
+        " react-native-safe-area-context@4.11.0 lottie-react-native@7.0.0 svelte@4.2.19"
+        " three@0.169.0 d3-scale@4.0.2 socket.io@4.8.0 @nestjs/core@10.4.4"
+        " @react-native-firebase/app@21.0.0 react-native-push-notification@8.1.1"
+        " react-native-fs@2.20.0",
+        "DEBS": "golang-github-go-chi-chi-dev=5.0.7-1 golang-github-hashicorp-raft-dev=1.1.2-1"
+        " golang-github-nats-io-go-nats-dev=1.22.1-1 golang-github-miekg-dns-dev=1.1.50-2"
+        " librust-hyper-dev=0.14.19-1 librust-rustls-dev=0.20.8-4 librust-tracing-dev=0.1.37-1"
+        " librust-mio-dev=0.8.4-1 libflatbuffers-dev=2.0.8+dfsg1-2"
+        " libabsl-dev=20220623.1-1+deb12u2 libmsgpack-cxx-dev=4.1.3-1 librapidxml-dev=1.13-3",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_D.split()],
+        "C_GLOBS": [
+            "pypi/psycopg2*/psycopg/*.[ch]",
+            "pypi/uvloop*/vendor/libuv/src/**/*.[ch]",
+            "pypi/xxhash*/deps/**/*.[ch]",
+            "pypi/regex*/regex_3/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            f"{INC}/absl/**/*.h",
+            f"{INC}/flatbuffers/*.h",
+            f"{INC}/msgpack/v1/**/*.hpp",
+            f"{INC}/rapidxml/*.hpp",
+            "npm/react-native-screens*/package/cpp/**/*.[ch]*",
+            "npm/lottie-react-native*/package/**/*.[ch]pp",
         ],
     },
 }
