@@ -3780,3 +3780,62 @@ def test_a_typescript_interface_too_long_to_keep_keeps_the_members_read() -> Non
     assert "  host: string" in lines and "  port: number" in lines
     assert "  option7: string // what option 7 sets" not in lines
     assert clean_parse("typescript", code.encode()) is not None
+
+
+@pytest.mark.parametrize("report", [False, True])
+def test_a_java_field_s_anonymous_class_too_long_to_keep_is_cut_around_the_method(
+    report: bool,
+) -> None:
+    def method(name: str) -> str:
+        steps = "".join(f"              total += seekbar.step({i}) * {i};\n" for i in range(12))
+        return (
+            "            @Override\n"
+            f"            public void {name}(SeekBar seekbar) {{\n"
+            "              int total = 0;\n" + steps + "              report(total);\n"
+            "            }\n\n"
+        )
+
+    code = (
+        "package demo;\n\npublic class SliderManager {\n"
+        "  private static final SeekBar.OnSeekBarChangeListener ON_CHANGE =\n"
+        "          new SeekBar.OnSeekBarChangeListener() {\n"
+        + method("onProgressChanged")
+        + method("onStartTrackingTouch")
+        + method("onStopTrackingTouch")
+        + "          };\n\n"
+        + _fill("java", 6)
+        + "}\n"
+    )
+    prose, after = "Why does `onStartTrackingTouch` report 0?", ""
+    if report:  # a stack frame's line inside the method, not its name in backticks
+        row = code.split("\n").index("              total += seekbar.step(4) * 4;", 30) + 1
+        prose = "It crashes:"
+        after = (
+            "```\njava.lang.NullPointerException\n"
+            f"\tat demo.SliderManager$1.onStartTrackingTouch(SliderManager.java:{row})\n```"
+        )
+    out, res = _send(prose, "java", code, 0.3, after)
+    lines = out.split("\n")
+    assert "            public void onStartTrackingTouch(SeekBar seekbar) {" in lines
+    assert "              total += seekbar.step(11) * 11;" in lines
+    assert "            public void onProgressChanged(SeekBar seekbar) {" not in lines
+    assert "          new SeekBar.OnSeekBarChangeListener() {" in lines
+    assert clean_parse("java", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_an_unfenced_c_file_with_each_type_on_its_own_line_is_read_as_c() -> None:
+    # GNU style: `void` on one line, `name(…)` on the next; no #include in the file
+    code = "".join(
+        f"static void\nstep{i}(state_t h, const unsigned char *s)\n{{\n"
+        f"    h[0] = (LOAD64_LE(s + {i}) >> 3) & MASK;\n    h[1] = h[0] * {i};\n}}\n\n"
+        for i in range(12)
+    )
+    question = "Why does `step7` return the wrong value?"
+    msgs = [{"role": "user", "content": code}, {"role": "user", "content": question}]
+    res = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 3, stages=["code"])
+    out = res.messages[0]["content"]
+    assert "    h[1] = h[0] * 7;" in out.split("\n")
+    assert "    h[1] = h[0] * 3;" not in out.split("\n")
+    assert clean_parse("c", out.encode()) is not None
+    assert not res.over_budget

@@ -388,16 +388,19 @@ def _closures_at(outline: Outline, rows: frozenset[int], prose: str) -> dict[Uni
     function around it, with the row the closure starts on; the function's other rows the
     report names stay as they are. A table-driven subtest's closure comes with the row of
     the table entry the run names (``cases.go_table_entry``). Nothing where no row is inside a
-    closure: the function the report points into is kept whole."""
+    closure: the function the report points into is kept whole. (In Java, a method of a
+    field's anonymous class is such a closure, the field around it.)"""
     out: dict[Unit, list[int]] = {}
     inner = False
     for row in sorted(rows):
-        u = _innermost_function(outline, row)
+        u = _holder(outline, row)
         if u is None or outline.tree is None or not outline.lines[row].strip():
             continue
         node = node_at(outline, row)
         at = [row]
-        while node is not None and node.start_point[0] > u.head_end:
+        while node is not None and node.start_point[0] > (
+            u.head_end if u.collapsible else u.start - 1
+        ):
             entry = go_table_entry(node, prose)
             if (
                 entry is not None

@@ -513,11 +513,12 @@ def _balanced(line: str) -> bool:
 
 def cut_rows(outline: Outline, u: Unit, rows: set[int]) -> list[str]:
     """``u``'s header, its ``rows`` and its closing lines, one elision for each run of
-    code left out between them (blank lines between kept rows stay)."""
+    code left out between them (blank lines between kept rows stay). A unit with no
+    header (a statement) is its ``rows`` alone."""
     lines, python = outline.lines, outline.spec.python
     code = [r for r in sorted(rows) if lines[r].strip()]
-    out = lines[u.start : u.head_end + 1]
-    prev = u.head_end
+    prev = u.head_end if u.collapsible else u.start - 1
+    out = lines[u.start : prev + 1]
     end = u.close if u.close >= 0 else u.last + 1
     for r in [*code, end]:
         gap = [g for g in range(prev + 1, r) if lines[g].strip()]
@@ -552,8 +553,9 @@ def nested_cut(
     of ``u``'s body and of the blocks on the way that declare what the kept code uses come
     too, smallest first (a closure's variables, a subtest's setup, a sibling closure it
     calls). ``None`` where a definition is not inside a statement of ``u``'s own body
-    (Python: not one itself)."""
-    if not u.collapsible or outline.tree is None:
+    (Python: not one itself). A statement ``u`` (Java: a field whose anonymous class
+    holds the definition) is cut so through the class bodies on the way."""
+    if not (u.collapsible or u.kind == "stmt") or outline.tree is None:
         return None
     lines, python = outline.lines, outline.spec.python
     kept: set[int] = set()
@@ -562,6 +564,16 @@ def nested_cut(
     for row in rows:
         node = _opening(outline, row)
         chain = []
+        if not u.collapsible:  # up to the statement: the outermost node in its rows
+            while node is not None and u.start <= node.start_point[0] and end_row(node) <= u.last:
+                chain.append(node)
+                node = node.parent
+            if not chain:
+                return None
+            path, gone = _path_rows(lines, chain, chain[-1], python)
+            kept |= path
+            elided.extend(gone)
+            continue
         while node is not None and not (
             node.type in outline.spec.functions and u.start <= node.start_point[0] <= u.head_end
         ):
@@ -576,7 +588,9 @@ def nested_cut(
         path, gone = _path_rows(lines, chain, stmt, python)
         kept |= path
         elided.extend(gone)
-    if body is None:
+    if not u.collapsible and not elided:
+        return None  # nothing left out: the statement whole
+    if body is None and u.collapsible:
         return None
 
     if cost is not None:
@@ -586,7 +600,7 @@ def nested_cut(
         for _ in range(2):
             found = [
                 st
-                for st in [*body.named_children, *elided]
+                for st in [*(body.named_children if body is not None else ()), *elided]
                 if st.start_point[0] > u.head_end
                 and not kept.intersection(_rows(st))
                 and words.intersection(decl_names(st))
