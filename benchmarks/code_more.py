@@ -19,11 +19,17 @@ Java in rxjs, react-native-paper, -gesture-handler, -reanimated, -image-picker,
 psycopg2, uvloop's libuv, xxhash, regex; JS / TS / TSX / Java in react-navigation, -screens,
 -safe-area-context, lottie, firebase app, push-notification, -fs, svelte, three, d3-scale,
 socket.io, @nestjs/core; Go chi, raft, nats.go, miekg/dns and Rust hyper, rustls, tracing,
-mio from Debian; C++ in abseil, flatbuffers, msgpack-c++ and rapidxml. Same draw, prompt
-kinds, columns and JSON as code_fresh.py.
+mio from Debian; C++ in abseil, flatbuffers, msgpack-c++ and rapidxml. Set ``e`` (chosen
+2026-12-04, after set d's fixes): Python in flask, tqdm, bidict, blinker, mako and networkx's
+algorithms; C in cbor2 and PyNaCl's libsodium; C++ in xtensor, xsimd,
+cpp-httplib, nanoflann, simdjson and Catch2; JS / TS / TSX / Java in ramda, underscore,
+superstruct, bottom-sheet, flash-list, vector-icons, linear-gradient, slider, share,
+image-crop-picker; Go fsnotify, uniseg, negroni, multierror, validator, bolt and Rust
+tokio-util, h2, num-traits, byteorder, slab from Debian. Same draw, prompt kinds, columns and
+JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d] --fetch  # once: pip, npm, apt-get
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d] [--per-lang 40] [--langs python,cpp]
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e] --fetch  # once: pip, npm, apt-get
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e] [--per-lang 40] [--langs python,cpp]
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ _C_A = "simplejson wrapt pyrsistent MarkupSafe multidict setproctitle ciso8601 i
 _PY_C = "werkzeug pyparsing jsonschema toolz parso tabulate pluggy itsdangerous"
 _C_C = "cffi pycryptodome zope.interface ruamel.yaml.clib"
 _PY_D = "fastapi starlette pydantic celery jupyterlab_git"
+_PY_E = "flask tqdm bidict blinker Mako"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -128,6 +135,34 @@ SETS = {
             f"{INC}/rapidxml/*.hpp",
             "npm/react-native-screens*/package/cpp/**/*.[ch]*",
             "npm/lottie-react-native*/package/**/*.[ch]pp",
+        ],
+    },
+    "e": {
+        "PYPI": "flask-3.0.3 tqdm-4.66.5 bidict-0.23.1 blinker-1.8.2 mako-1.3.5 networkx-3.3"
+        " cbor2-5.6.4 PyNaCl-1.5.0",
+        "NPM_PKGS": "ramda@0.30.1 underscore@1.13.7 superstruct@2.0.2 @gorhom/bottom-sheet@4.6.4"
+        " @shopify/flash-list@1.7.1 react-native-vector-icons@10.2.0"
+        " react-native-linear-gradient@2.8.3 @react-native-community/slider@4.5.2"
+        " react-native-share@10.2.1 react-native-image-crop-picker@0.41.2",
+        "DEBS": "golang-github-fsnotify-fsnotify-dev=1.6.0-2 golang-github-rivo-uniseg-dev=0.4.2-1"
+        " golang-github-urfave-negroni-dev=0.2.0-3"
+        " golang-github-hashicorp-go-multierror-dev=1.1.1-2"
+        " golang-github-go-playground-validator-v10-dev=10.4.1-4"
+        " golang-github-boltdb-bolt-dev=1.3.1-7 librust-tokio-util-dev=0.7.3-2"
+        " librust-h2-dev=0.3.13-2 librust-num-traits-dev=0.2.15-1 librust-byteorder-dev=1.4.3-2"
+        " librust-slab-dev=0.4.4-1+b1 libxtensor-dev=0.24.3-1 libxsimd-dev=8.1.0-7"
+        " libcpp-httplib-dev=0.11.4+ds-1+deb12u1 libnanoflann-dev=1.4.3+ds-2"
+        " libsimdjson-dev=3.0.1-1 catch2=2.13.10-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_E.split()]
+        + ["pypi/networkx*/networkx/algorithms/*.py"],
+        "C_GLOBS": ["pypi/cbor2*/source/*.[ch]", "pypi/PyNaCl*/src/libsodium/**/*.[ch]"],
+        "CPP_GLOBS": [
+            f"{INC}/xtensor/*.hpp",
+            f"{INC}/xsimd/**/*.hpp",
+            f"{INC}/httplib.h",
+            f"{INC}/nanoflann.hpp",
+            f"{INC}/simdjson*.h",
+            f"{INC}/catch2/*.hpp",
         ],
     },
 }
