@@ -1799,6 +1799,36 @@ def test_the_newest_question_outranks_what_earlier_turns_named() -> None:
     assert not res.over_budget
 
 
+def test_the_newest_question_outranks_a_closure_earlier_turns_quoted() -> None:
+    # the assistant quoted the closure `animationLoop` of a long function; the user then
+    # asks about `isCancelled`: the function cut around the closure was still forced in
+    steps = "".join(f"        x += step{i}(x) * {i};\n" for i in range(30))
+    code = (
+        "export function autoScroll(scroll: (x: number) => void, c: Cancellable) {\n"
+        "  return new Promise((resolve) => {\n    let x = 0;\n"
+        "    const animationLoop = () => {\n      requestAnimationFrame(() => {\n"
+        "        if (c.isCancelled()) {\n          resolve(false);\n          return;\n"
+        "        }\n" + steps + "        scroll(x);\n        animationLoop();\n"
+        "      });\n    };\n    animationLoop();\n  });\n}\n\n"
+        + _fill("ts", 6)
+        + "export class Cancellable {\n  private done = false;\n"
+        "  public cancel() {\n    this.done = true;\n  }\n\n"
+        "  public isCancelled(): boolean {\n    return this.done;\n  }\n}\n"
+    )
+    quote = "const animationLoop = () => {\n      requestAnimationFrame(() => {\n"
+    msgs: list[dict[str, object]] = [
+        {"role": "user", "content": f"Here is `scroll.ts`:\n```ts\n{code}```\nReview it?"},
+        {"role": "assistant", "content": f"The core is `animationLoop`:\n```ts\n{quote}```\nFine."},
+        {"role": "user", "content": "Thanks. And why does `isCancelled` return the wrong value?"},
+    ]
+    budget = ctxpress.count_tokens(msgs) - int(0.85 * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert "  public isCancelled(): boolean {\n    return this.done;\n  }" in text
+    assert "        x += step29(x) * 29;" not in text
+    assert not res.over_budget
+
+
 def test_a_function_cut_around_a_closure_needs_only_what_the_cut_shows() -> None:
     # imports and helpers only the rest of the outer function uses are not forced in: they
     # took the block past the budget

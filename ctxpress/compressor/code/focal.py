@@ -195,7 +195,8 @@ def find_focal(
             located.add(best)
     # A name defined only inside a function body (a closure, a decorator's wrapper): the
     # function around its definition is focal (``trim`` cuts a long one around it).
-    for u in nested_definitions(outline, focus) if nested is None else nested:
+    holders = nested_definitions(outline, focus) if nested is None else nested
+    for u in holders:
         seed(u, 0.0)
     # A frame's name (`in load`) with its line: the definition the line is in, not its
     # namesakes in other classes.
@@ -204,10 +205,15 @@ def find_focal(
             seeds[u] = 1.0
     # Once the newest question names a definition, one only earlier turns named (what the
     # assistant quoted before the user asked about another) is asked about, not forced in.
+    # (So is the function around a closure only earlier turns named.)
     now = focus.current
     if now is not None and any(seeds.get(u) == 0.0 and u.label in now for u in named):
         for u in named:
             if seeds.get(u) == 0.0 and u.label not in now and u not in located:
+                seeds[u] = 1.0
+        for u, at in holders.items():
+            said_now = any(w in now for r in at for w in IDENT.findall(outline.lines[r]))
+            if seeds.get(u) == 0.0 and not said_now and u not in located:
                 seeds[u] = 1.0
     # A class named because a focal method sits in it (``self: IndexedSet``,
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
