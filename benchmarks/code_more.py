@@ -21,15 +21,21 @@ psycopg2, uvloop's libuv, xxhash, regex; JS / TS / TSX / Java in react-navigatio
 socket.io, @nestjs/core; Go chi, raft, nats.go, miekg/dns and Rust hyper, rustls, tracing,
 mio from Debian; C++ in abseil, flatbuffers, msgpack-c++ and rapidxml. Set ``e`` (chosen
 2026-12-04, after set d's fixes): Python in flask, tqdm, bidict, blinker, mako and networkx's
-algorithms; C in cbor2 and PyNaCl's libsodium; C++ in xtensor, xsimd,
-cpp-httplib, nanoflann, simdjson and Catch2; JS / TS / TSX / Java in ramda, underscore,
+algorithms; C in cbor2 and PyNaCl's libsodium; C++ in xtensor, xsimd, cpp-httplib,
+nanoflann, simdjson and Catch2; JS / TS / TSX / Java in ramda, underscore,
 superstruct, bottom-sheet, flash-list, vector-icons, linear-gradient, slider, share,
 image-crop-picker; Go fsnotify, uniseg, negroni, multierror, validator, bolt and Rust
-tokio-util, h2, num-traits, byteorder, slab from Debian. Same draw, prompt kinds, columns and
-JSON as code_fresh.py.
+tokio-util, h2, num-traits, byteorder, slab from Debian. Set ``f`` (chosen 2026-12-04,
+after set e's fixes): Python in paramiko, pexpect, urllib3, prompt_toolkit,
+typing_extensions; C in lupa's Lua; C++ in sentencepiece and the date, sparsehash, muparser,
+tinyobjloader headers; JS / TS / TSX / Java in jquery, moment, @tanstack/table-core and
+form-core, @preact/signals-core, tab-view, bottom-tabs, reanimated-carousel, blob-util,
+keychain, datetimepicker, sound; Go cast, memberlist, go-diff, pretty, klauspost/compress
+and Rust aho-corasick, ryu, itoa, socket2, parking_lot_core, lru from Debian. Same draw,
+prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e] --fetch  # once: pip, npm, apt-get
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e] [--per-lang 40] [--langs python,cpp]
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f] --fetch  # once: pip, npm, apt-get
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f] [--per-lang 40] [--langs python,cpp]
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ _PY_C = "werkzeug pyparsing jsonschema toolz parso tabulate pluggy itsdangerous"
 _C_C = "cffi pycryptodome zope.interface ruamel.yaml.clib"
 _PY_D = "fastapi starlette pydantic celery jupyterlab_git"
 _PY_E = "flask tqdm bidict blinker Mako"
+_PY_F = "paramiko pexpect urllib3 prompt_toolkit typing_extensions"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -163,6 +170,34 @@ SETS = {
             f"{INC}/nanoflann.hpp",
             f"{INC}/simdjson*.h",
             f"{INC}/catch2/*.hpp",
+        ],
+    },
+    "f": {
+        "PYPI": "paramiko-3.4.1 pexpect-4.9.0 urllib3-2.2.3 prompt_toolkit-3.0.47"
+        " typing_extensions-4.12.2 lupa-2.2 sentencepiece-0.2.0",
+        "NPM_PKGS": "jquery@3.7.1 moment@2.30.1 @tanstack/table-core@8.20.5"
+        " @tanstack/form-core@0.33.0 @preact/signals-core@1.8.0 react-native-tab-view@3.5.2"
+        " @react-navigation/bottom-tabs@6.6.1 react-native-reanimated-carousel@3.5.1"
+        " react-native-blob-util@0.19.11 react-native-keychain@8.2.0"
+        " @react-native-community/datetimepicker@8.2.0 react-native-sound@0.11.2",
+        "DEBS": "golang-github-spf13-cast-dev=1.5.0-2"
+        " golang-github-hashicorp-memberlist-dev=0.2.2-2 golang-github-sergi-go-diff-dev=1.2.0-2"
+        " golang-github-kr-pretty-dev=0.3.0-1"
+        " golang-github-klauspost-compress-dev=1.15.12+ds1-3 librust-aho-corasick-dev=0.7.19-1"
+        " librust-ryu-dev=1.0.2-1 librust-itoa-dev=1.0.1-2 librust-socket2-dev=0.4.4-1"
+        " librust-parking-lot-core-dev=0.9.3-1 librust-lru-dev=0.7.8-1+b1"
+        " libhowardhinnant-date-dev=3.0.1+ds-5 libsparsehash-dev=2.0.3-2"
+        " libmuparser-dev=2.3.3-0.1 libtinyobjloader-dev=2.0.0~rc10+dfsg-2+b1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_F.split()],
+        "C_GLOBS": ["pypi/lupa*/third-party/**/*.[ch]"],
+        "CPP_GLOBS": [
+            "pypi/sentencepiece*/**/*.cc",
+            "pypi/sentencepiece*/**/*.h",
+            f"{INC}/date/*.h",
+            f"{INC}/sparsehash/*_*",
+            f"{INC}/sparsehash/internal/*.h",
+            f"{INC}/muParser*.h",
+            f"{INC}/tiny_obj_loader.h",
         ],
     },
 }
