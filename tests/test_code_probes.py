@@ -3869,3 +3869,40 @@ def test_an_unfenced_c_file_with_each_type_on_its_own_line_is_read_as_c() -> Non
     assert "    h[1] = h[0] * 3;" not in out.split("\n")
     assert clean_parse("c", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_stack_frame_of_another_file_names_no_namesake_in_this_one() -> None:
+    # the report starts in the caller's `main` in cli.py; the pasted forward.py has a
+    # `main` of its own, which was kept whole beside the function the report points into
+    body = "".join(f"    step_{i} = client.call({i}, options.port)\n" for i in range(20))
+    code = (
+        "import sys\n\n\n" + _fill("python", 6) + "def get_host_port(spec, default_port):\n"
+        '    args = (spec.split(":", 1) + [default_port])[:2]\n'
+        "    args[1] = int(args[1])\n    return args[0], args[1]\n\n\n"
+        "def main():\n    options = parse_options()\n" + body + "    sys.exit(0)\n"
+    )
+    row = code.split("\n").index("    args[1] = int(args[1])") + 1
+    trace = (
+        'Traceback (most recent call last):\n  File "/home/me/app/cli.py", line 88, in main\n'
+        "    result = handler(args)\n"
+        f'  File "/home/me/app/forward.py", line {row}, in get_host_port\n'
+        "    args[1] = int(args[1])\nValueError: invalid literal for int()"
+    )
+    msgs = [
+        {
+            "role": "user",
+            "content": f"Here is `forward.py`:\n```python\n{code}```\n"
+            f"I get this:\n```\n{trace}\n```\nWhat is wrong?",
+        }
+    ]
+    budget = ctxpress.count_tokens(msgs) - int(0.8 * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert "    args[1] = int(args[1])\n    return args[0], args[1]" in text
+    assert "    step_19 = client.call(19, options.port)" not in text
+    assert not res.over_budget
+    # the same frame in this file's own `main` still names it
+    own = trace.replace("/home/me/app/cli.py", "/home/me/app/forward.py")
+    msgs[0]["content"] = msgs[0]["content"].replace(trace, own)
+    res = ctxpress.compress(msgs, budget=budget * 2, stages=["code"])
+    assert "    step_19 = client.call(19, options.port)" in str(res.messages[0]["content"])

@@ -389,7 +389,8 @@ class CodeStage:
         focal: dict[int, str] = {}
         rows = _block_rows(blocks, refs, newest)
         focuses = [
-            Focus() if k in repeats else replace(focus, rows=rows[k]) for k in range(len(blocks))
+            Focus() if k in repeats else _own(replace(focus, rows=rows[k]), b.filename)
+            for k, b in enumerate(blocks)
         ]
         if len(blocks) > 1:
             focuses, needs = _across_files(blocks, focuses, set(repeats), ctx.counter.text)
@@ -785,6 +786,16 @@ def _excerpts(
             f"excerpt around line {where} (it does not parse cleanly)"
         )
     return out
+
+
+def _own(focus: Focus, filename: str | None) -> Focus:
+    """``focus`` for a block of file ``filename``: without the names only stack frames of
+    other files give (the caller's `main` in `cli.py` is no `main` of this file)."""
+    if not filename or not focus.frames:
+        return focus
+    here = {name for path, name in focus.frames if shared_tail(filename, path)}
+    other = {name for path, name in focus.frames if not shared_tail(filename, path)} - here
+    return replace(focus, strong=focus.strong - other) if other else focus
 
 
 def _block_rows(

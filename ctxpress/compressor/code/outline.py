@@ -492,6 +492,9 @@ class Focus:
     # the prose itself (without the tests a run reports as passed), for what is named by
     # no identifier: a failing test's title
     prose: str = ""
+    # (file, name) of each stack frame that alone names its function: a frame of another
+    # file (the caller's `main` in `cli.py`) names no namesake in this one
+    frames: frozenset[tuple[str, str]] = frozenset()
 
 
 # ---------------------------------------------------------------------------- outline

@@ -35,9 +35,11 @@ _PASSED_LINE = re.compile(r"(?m)^[ \t]*(?:[✓✔√]|ok \d+\b).*$")
 _TAP_RESULT = re.compile(r"(?m)^[ \t]*(?:not )?ok \d")  # (a run's output, not a heading)
 _TAP_HEAD = re.compile(r"[ \t]*# \S")
 _TAP_FAILED = re.compile(r"[ \t]*not ok\b")
-_PY_FRAME = re.compile(r'File "[^"]+", line \d+, in ([A-Za-z_]\w*)')
+_PY_FRAME = re.compile(r'File "([^"]+)", line \d+, in ([A-Za-z_]\w*)')
 # `at pkg.Class.method(`, `at Class.method (`, `at name (`: the frame's method and owner
 _AT_FRAME = re.compile(r"\bat (?:new |async )?((?:[\w$]+\.)*)([A-Za-z_$][\w$]*) ?\(")
+# the file such a frame is in: `at f (/app/x.js:3:9)`, `at a.B.f(B.java:12)`
+_AT_FILE = re.compile(r"([^():\s]+\.\w+):\d+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _QUALIFIED = re.compile(r"([^\W\d]\w*)(?:\.|::|#)([^\W\d]\w*)")
 _CALL = re.compile(r"\b([^\W\d]\w*)\(")
@@ -71,11 +73,22 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
         first = int(m.group(1))
         last = min(int(m.group(2) or first), first + 200)
         refs.extend(("", line, None) for line in range(first, last + 1))
-    # a stack frame's package path (`at com.acme.Parser.parse(`) names no symbols
-    for path, name in _AT_FRAME.findall(prose):
-        strong.add(name)
+    # a stack frame's package path (`at com.acme.Parser.parse(`) names no symbols; its
+    # function, and the file it is in where that follows (`x.js:3:9`, `Parser.java:12`)
+    framed_names: set[str] = set()
+    framed_qualified: set[tuple[str, str]] = set()
+    framed: set[tuple[str, str]] = set()
+    for m in _AT_FRAME.finditer(prose):
+        path, name = m.groups()
+        framed_names.add(name)
         if path:
-            qualified.add((path[:-1].rsplit(".", 1)[-1].rsplit("$", 1)[-1], name))
+            framed_qualified.add((path[:-1].rsplit(".", 1)[-1].rsplit("$", 1)[-1], name))
+        at = _AT_FILE.match(prose, m.end())
+        if at is not None:
+            framed.add((at.group(1).replace("\\", "/"), name))
+    for path, name in _PY_FRAME.findall(prose):
+        framed_names.add(name)
+        framed.add((path.replace("\\", "/"), name))
     # a test a run lists as passed is not what is asked about: its title names nothing
     kept = unpassed(prose)
     # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
@@ -93,15 +106,19 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
         qualified.update(_QUALIFIED.findall(span))
     strong.update(_CALL.findall(scan))
     strong.update(_CODE_SHAPED.findall(scan))
-    strong.update(_PY_FRAME.findall(prose))
     strong.update(operator_name(m) for m in OPERATOR.findall(scan))
     qualified.update(_QUALIFIED.findall(scan))
     for _, b in qualified:
         strong.add(b)
     # a capitalised word inside a sentence is a name (`what Transitioner does`)
     strong.update(_PROPER.findall(scan))
+    # (the frames a name is said in alone: a frame of another file names nothing here)
+    frames = frozenset((path, name) for path, name in framed if name not in strong)
+    strong |= framed_names
+    qualified |= framed_qualified
     weak = set(_WORD.findall(scan)) - strong
-    return Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=kept), refs
+    focus = Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=kept)
+    return replace(focus, frames=frames), refs
 
 
 # a failing test as its runner names it: pytest's `FAILED a.py::Cls::test_x` and its
