@@ -3906,3 +3906,33 @@ def test_a_stack_frame_of_another_file_names_no_namesake_in_this_one() -> None:
     msgs[0]["content"] = msgs[0]["content"].replace(trace, own)
     res = ctxpress.compress(msgs, budget=budget * 2, stages=["code"])
     assert "    step_19 = client.call(19, options.port)" in str(res.messages[0]["content"])
+
+
+def test_the_line_a_traceback_shows_names_no_callee_to_force_whole() -> None:
+    # networkx: `for i, cl in enumerate(find_cliques(G)):` under the frame made the long
+    # `find_cliques` focal, kept whole past the budget; it ranks as a callee instead
+    doc = "".join(f"    Paragraph {i} of a long explanation of the algorithm.\n" for i in range(40))
+    code = (
+        "def find_cliques(G):\n"
+        f'    """Find the maximal cliques.\n\n{doc}    """\n'
+        "    for u in G:\n        yield [u]\n\n\n"
+        + _fill("python", 6)
+        + "def make_clique_bipartite(G):\n    B = {}\n"
+        "    for i, cl in enumerate(find_cliques(G)):\n        B[-i - 1] = cl\n    return B\n"
+    )
+    row = code.split("\n").index("    for i, cl in enumerate(find_cliques(G)):") + 1
+    trace = (
+        'Traceback (most recent call last):\n  File "/app/cli.py", line 88, in main\n'
+        "    result = handler(args)\n"
+        f'  File "/app/clique.py", line {row}, in make_clique_bipartite\n'
+        "    for i, cl in enumerate(find_cliques(G)):\nTypeError: 'NoneType' object"
+    )
+    prose = f"Here is `clique.py`:\n```python\n{code}```\nI get this:\n```\n{trace}\n```"
+    msgs = [{"role": "user", "content": prose}]
+    budget = ctxpress.count_tokens(msgs) - int(0.75 * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert "    for i, cl in enumerate(find_cliques(G)):\n        B[-i - 1] = cl" in text
+    assert "    Paragraph 39 of a long explanation of the algorithm." not in text
+    assert "def find_cliques(G):" in text  # a callee: its signature at least
+    assert not res.over_budget

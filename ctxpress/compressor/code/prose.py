@@ -30,6 +30,8 @@ _BARE_LINE = re.compile(r"(?<!\", )\b[Ll]ines? (\d{1,6})(?:\s*(?:-|–|to)\s*(\d
 # the source line rustc and gcc show under a file:line: `12 |     code`
 _NUMBERED = re.compile(r"[ \t]*(\d+) \|(.*)")
 _GUTTER = re.compile(r"(?m)^[ \t]*\d+[ \t]+\|.*$")
+# the source line a Python traceback prints under a frame (kept: the frame line itself)
+_PY_SHOWN = re.compile(r'(?m)(^[ \t]*File "[^"\n]+", line \d+, in \w+[^\n]*\n)[ \t]+\S[^\n]*')
 # how test runners report a passed test: jest, vitest and mocha `✓` (`√` on Windows), TAP
 _PASSED_LINE = re.compile(r"(?m)^[ \t]*(?:[✓✔√]|ok \d+\b).*$")
 _TAP_RESULT = re.compile(r"(?m)^[ \t]*(?:not )?ok \d")  # (a run's output, not a heading)
@@ -92,9 +94,10 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a test a run lists as passed is not what is asked about: its title names nothing
     kept = unpassed(prose)
     # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
-    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", kept))
-    # a source line a compiler quotes (`12 |     total = weigh(v);`) says where, not what
-    # is asked about: its every call would be kept whole (the line locates its function)
+    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", _PY_SHOWN.sub(r"\1", kept)))
+    # a source line a compiler quotes (`12 |     total = weigh(v);`) or a traceback prints
+    # under its frame says where, not what is asked about: its every call would be kept
+    # whole (the line locates its function; what it calls ranks as that function's callee)
     scan = _GUTTER.sub(" ", scan)
     for owner, name in _DESTRUCTOR.findall(scan):
         strong.add("~" + name)
