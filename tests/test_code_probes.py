@@ -3936,3 +3936,36 @@ def test_the_line_a_traceback_shows_names_no_callee_to_force_whole() -> None:
     assert "    Paragraph 39 of a long explanation of the algorithm." not in text
     assert "def find_cliques(G):" in text  # a callee: its signature at least
     assert not res.over_budget
+
+
+def test_a_go_frame_of_another_file_names_no_namesake_in_this_one() -> None:
+    # a panic through `main.main()` in the caller's main.go made the pasted generator's
+    # own `main` focal: kept whole past the budget (miekg/dns's msg_generate.go)
+    body = "".join(f'\tfmt.Fprintf(b, "case %d:\\n", {i})\n' for i in range(40))
+    code = (
+        'package main\n\nimport (\n\t"fmt"\n\t"go/types"\n)\n\n'
+        + _fill("go", 6)
+        + "func loadModule(name string) (*types.Package, error) {\n"
+        "\tpkg, err := importer.Import(name)\n\treturn pkg, err\n}\n\n"
+        "func main() {\n\tb := new(bytes.Buffer)\n" + body + "}\n"
+    )
+    row = code.split("\n").index("\tpkg, err := importer.Import(name)") + 1
+    trace = (
+        "panic: runtime error: invalid memory address or nil pointer dereference\n\n"
+        "goroutine 1 [running]:\nmain.loadModule(0xc000012345)\n"
+        f"\t/home/me/gen/msg_generate.go:{row} +0x3c\n"
+        "main.main()\n\t/home/me/app/main.go:21 +0x65\nexit status 2"
+    )
+    msgs = [
+        {
+            "role": "user",
+            "content": f"Here is `msg_generate.go`:\n```go\n{code}```\n"
+            f"I get this:\n```\n{trace}\n```\nWhat is wrong?",
+        }
+    ]
+    budget = ctxpress.count_tokens(msgs) - int(0.8 * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert "\tpkg, err := importer.Import(name)\n\treturn pkg, err\n}" in text
+    assert 'case %d:\\n", 39)' not in text
+    assert not res.over_budget

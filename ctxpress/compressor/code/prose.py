@@ -40,6 +40,11 @@ _TAP_FAILED = re.compile(r"[ \t]*not ok\b")
 _PY_FRAME = re.compile(r'File "([^"]+)", line \d+, in ([A-Za-z_]\w*)')
 # `at pkg.Class.method(`, `at Class.method (`, `at name (`: the frame's method and owner
 _AT_FRAME = re.compile(r"\bat (?:new |async )?((?:[\w$]+\.)*)([A-Za-z_$][\w$]*) ?\(")
+# a Go stack frame: `github.com/x/dns.(*Msg).Pack(0xc0…)` over `\t/path/msg.go:42 +0x3c`
+_GO_FRAME = re.compile(
+    r"(?m)^[ \t]*(?:[\w.~-]+/)*([\w.-]+?)\.(?:\(\*?(\w+)\)\.)?(\w+)\([^\n]*\)\n\t+([^\s:]+\.go):\d+"
+)
+_GO_CLOSURE = re.compile(r"func\d+")
 # the file such a frame is in: `at f (/app/x.js:3:9)`, `at a.B.f(B.java:12)`
 _AT_FILE = re.compile(r"([^():\s]+\.\w+):\d+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
@@ -91,10 +96,16 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     for path, name in _PY_FRAME.findall(prose):
         framed_names.add(name)
         framed.add((path.replace("\\", "/"), name))
+    for package, receiver, name, path in _GO_FRAME.findall(prose):
+        while _GO_CLOSURE.fullmatch(name) and "." in package:  # `main.main.func1`: in main
+            package, name = package.rsplit(".", 1)
+        framed_names.add(name)
+        framed_qualified.add((receiver or package.rsplit(".", 1)[-1], name))
+        framed.add((path, name))
     # a test a run lists as passed is not what is asked about: its title names nothing
     kept = unpassed(prose)
     # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
-    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", _PY_SHOWN.sub(r"\1", kept)))
+    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", _GO_FRAME.sub(" ", _PY_SHOWN.sub(r"\1", kept))))
     # a source line a compiler quotes (`12 |     total = weigh(v);`) or a traceback prints
     # under its frame says where, not what is asked about: its every call would be kept
     # whole (the line locates its function; what it calls ranks as that function's callee)
