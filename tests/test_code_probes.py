@@ -3871,6 +3871,23 @@ def test_an_unfenced_c_file_with_each_type_on_its_own_line_is_read_as_c() -> Non
     assert not res.over_budget
 
 
+def _reported(
+    filename: str, tag: str, code: str, report: str, cut: float = 0.8
+) -> tuple[str, ctxpress.CompressResult]:
+    """The message of ``code`` pasted as ``filename`` with an error ``report`` after the code
+    stage, at a budget ``cut`` of the code's tokens short."""
+    msgs = [
+        {
+            "role": "user",
+            "content": f"Here is `{filename}`:\n```{tag}\n{code}```\n"
+            f"I get this:\n```\n{report}\n```\nWhat is wrong?",
+        }
+    ]
+    budget = ctxpress.count_tokens(msgs) - int(cut * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    return str(res.messages[0]["content"]), res
+
+
 def test_a_stack_frame_of_another_file_names_no_namesake_in_this_one() -> None:
     # the report starts in the caller's `main` in cli.py; the pasted forward.py has a
     # `main` of its own, which was kept whole beside the function the report points into
@@ -3888,24 +3905,15 @@ def test_a_stack_frame_of_another_file_names_no_namesake_in_this_one() -> None:
         f'  File "/home/me/app/forward.py", line {row}, in get_host_port\n'
         "    args[1] = int(args[1])\nValueError: invalid literal for int()"
     )
-    msgs = [
-        {
-            "role": "user",
-            "content": f"Here is `forward.py`:\n```python\n{code}```\n"
-            f"I get this:\n```\n{trace}\n```\nWhat is wrong?",
-        }
-    ]
-    budget = ctxpress.count_tokens(msgs) - int(0.8 * ctxpress.count_tokens(code))
-    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
-    text = str(res.messages[0]["content"])
+    text, res = _reported("forward.py", "python", code, trace)
     assert "    args[1] = int(args[1])\n    return args[0], args[1]" in text
     assert "    step_19 = client.call(19, options.port)" not in text
     assert not res.over_budget
     # the same frame in this file's own `main` still names it
     own = trace.replace("/home/me/app/cli.py", "/home/me/app/forward.py")
-    msgs[0]["content"] = msgs[0]["content"].replace(trace, own)
-    res = ctxpress.compress(msgs, budget=budget * 2, stages=["code"])
-    assert "    step_19 = client.call(19, options.port)" in str(res.messages[0]["content"])
+    text, res = _reported("forward.py", "python", code, own, cut=0.4)
+    assert "    step_19 = client.call(19, options.port)" in text
+    assert "    r = a * 5 + b" not in text  # (trimmed all the same: a helper's body gone)
 
 
 def test_the_line_a_traceback_shows_names_no_callee_to_force_whole() -> None:
@@ -3927,11 +3935,7 @@ def test_the_line_a_traceback_shows_names_no_callee_to_force_whole() -> None:
         f'  File "/app/clique.py", line {row}, in make_clique_bipartite\n'
         "    for i, cl in enumerate(find_cliques(G)):\nTypeError: 'NoneType' object"
     )
-    prose = f"Here is `clique.py`:\n```python\n{code}```\nI get this:\n```\n{trace}\n```"
-    msgs = [{"role": "user", "content": prose}]
-    budget = ctxpress.count_tokens(msgs) - int(0.75 * ctxpress.count_tokens(code))
-    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
-    text = str(res.messages[0]["content"])
+    text, res = _reported("clique.py", "python", code, trace, cut=0.75)
     assert "    for i, cl in enumerate(find_cliques(G)):\n        B[-i - 1] = cl" in text
     assert "    Paragraph 39 of a long explanation of the algorithm." not in text
     assert "def find_cliques(G):" in text  # a callee: its signature at least
@@ -3956,16 +3960,7 @@ def test_a_go_frame_of_another_file_names_no_namesake_in_this_one() -> None:
         f"\t/home/me/gen/msg_generate.go:{row} +0x3c\n"
         "main.main()\n\t/home/me/app/main.go:21 +0x65\nexit status 2"
     )
-    msgs = [
-        {
-            "role": "user",
-            "content": f"Here is `msg_generate.go`:\n```go\n{code}```\n"
-            f"I get this:\n```\n{trace}\n```\nWhat is wrong?",
-        }
-    ]
-    budget = ctxpress.count_tokens(msgs) - int(0.8 * ctxpress.count_tokens(code))
-    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
-    text = str(res.messages[0]["content"])
+    text, res = _reported("msg_generate.go", "go", code, trace)
     assert "\tpkg, err := importer.Import(name)\n\treturn pkg, err\n}" in text
     assert 'case %d:\\n", 39)' not in text
     assert not res.over_budget
