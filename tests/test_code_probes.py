@@ -3964,3 +3964,27 @@ def test_a_go_frame_of_another_file_names_no_namesake_in_this_one() -> None:
     assert "\tpkg, err := importer.Import(name)\n\treturn pkg, err\n}" in text
     assert 'case %d:\\n", 39)' not in text
     assert not res.over_budget
+
+
+def test_the_line_tsc_prints_under_an_error_names_no_callee_to_force_whole() -> None:
+    # tsc's `12 const { x, y } = withoutXY(props);` under `a.ts:12:5 - error TS2345`
+    # made every function that line calls focal, kept whole past the budget
+    steps = "".join(f"  out.step{i} = props.value{i} ?? {i};\n" for i in range(30))
+    code = (
+        "export function extract(props: Props): Extracted {\n  const out: Extracted = {};\n"
+        + steps
+        + "  return out;\n}\n\n"
+        + _fill("ts", 6)
+        + "export function withoutXY(props: Props) {\n  const result = extract(props);\n"
+        "  return { ...result, x: undefined, y: undefined };\n}\n"
+    )
+    row = code.split("\n").index("  const result = extract(props);") + 1
+    report = (
+        f"src/lib/extractProps.ts:{row}:18 - error TS2345: Argument of type 'undefined' is"
+        f" not assignable to parameter of type 'string'.\n\n{row}   const result = extract(props);"
+    )
+    text, res = _reported("extractProps.ts", "ts", code, report)
+    assert "  const result = extract(props);\n  return { ...result" in text
+    assert "  out.step29 = props.value29 ?? 29;" not in text
+    assert "export function extract(props: Props): Extracted {" in text  # a callee
+    assert not res.over_budget

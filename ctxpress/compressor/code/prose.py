@@ -30,6 +30,8 @@ _BARE_LINE = re.compile(r"(?<!\", )\b[Ll]ines? (\d{1,6})(?:\s*(?:-|–|to)\s*(\d
 # the source line rustc and gcc show under a file:line: `12 |     code`
 _NUMBERED = re.compile(r"[ \t]*(\d+) \|(.*)")
 _GUTTER = re.compile(r"(?m)^[ \t]*\d+[ \t]+\|.*$")
+# tsc's error line (`src/a.ts:12:5 - error TS2345: …`), which prints the line `12 …` below
+_TSC_ERROR = re.compile(r"\S+?:(\d+):\d+ - (?:error|warning) TS\d+:")
 # the source line a Python traceback prints under a frame (kept: the frame line itself)
 _PY_SHOWN = re.compile(r'(?m)(^[ \t]*File "[^"\n]+", line \d+, in \w+[^\n]*\n)[ \t]+\S[^\n]*')
 # how test runners report a passed test: jest, vitest and mocha `✓` (`√` on Windows), TAP
@@ -105,7 +107,9 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a test a run lists as passed is not what is asked about: its title names nothing
     kept = unpassed(prose)
     # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
-    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", _GO_FRAME.sub(" ", _PY_SHOWN.sub(r"\1", kept))))
+    scan = _AT_FRAME.sub(
+        " ", FILE_NAME.sub(" ", _GO_FRAME.sub(" ", _PY_SHOWN.sub(r"\1", _without_tsc_lines(kept))))
+    )
     # a source line a compiler quotes (`12 |     total = weigh(v);`) or a traceback prints
     # under its frame says where, not what is asked about: its every call would be kept
     # whole (the line locates its function; what it calls ranks as that function's callee)
@@ -179,6 +183,21 @@ def with_quoted(focus: Focus, code: str) -> Focus:
 # tsc, MSVC), or what a rustc `  --> file:line:col` line follows
 _SEVERITY_AFTER = re.compile(r"(?:[:,] ?\d+)?\)?:? *(warning|note)\b", re.IGNORECASE)
 _SEVERITY_HEAD = re.compile(r"^(warning|note)\b")
+
+
+def _without_tsc_lines(text: str) -> str:
+    """``text`` without the source lines tsc prints under its errors (`12 foo(bar);`)."""
+    if " - error TS" not in text and " - warning TS" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        m = _TSC_ERROR.match(line.strip())
+        if m is None:
+            continue
+        for j in range(i + 1, min(i + 4, len(lines))):
+            if lines[j].startswith(m.group(1) + " "):
+                lines[j] = ""
+    return "\n".join(lines)
 
 
 def _severity(prose: str, m: re.Match[str]) -> str:
