@@ -404,9 +404,7 @@ def _closures_at(outline: Outline, rows: frozenset[int], prose: str) -> dict[Uni
             continue
         node = node_at(outline, row)
         at = [row]
-        while node is not None and node.start_point[0] > (
-            u.head_end if u.collapsible else u.start - 1
-        ):
+        while node is not None and node.start_point[0] > u.header_last:
             entry = go_table_entry(node, prose)
             if (
                 entry is not None

@@ -437,6 +437,12 @@ class Unit:
         return self.head_end >= 0
 
     @property
+    def header_last(self) -> int:
+        """The last row before what can be cut out of it: its header's last row where the
+        body collapses, else the row before it (a statement has no header to keep)."""
+        return self.head_end if self.collapsible else self.start - 1
+
+    @property
     def label(self) -> str:
         """Its name, or the first name it defines (Go `type X struct`, a Rust enum)."""
         return self.name or (self.defs[0] if self.defs else "")

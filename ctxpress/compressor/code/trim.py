@@ -517,7 +517,7 @@ def cut_rows(outline: Outline, u: Unit, rows: set[int]) -> list[str]:
     header (a statement) is its ``rows`` alone."""
     lines, python = outline.lines, outline.spec.python
     code = [r for r in sorted(rows) if lines[r].strip()]
-    prev = u.head_end if u.collapsible else u.start - 1
+    prev = u.header_last
     out = lines[u.start : prev + 1]
     end = u.close if u.close >= 0 else u.last + 1
     for r in [*code, end]:
