@@ -3966,11 +3966,10 @@ def test_a_go_frame_of_another_file_names_no_namesake_in_this_one() -> None:
     assert not res.over_budget
 
 
-def test_the_line_tsc_prints_under_an_error_names_no_callee_to_force_whole() -> None:
-    # tsc's `12 const { x, y } = withoutXY(props);` under `a.ts:12:5 - error TS2345`
-    # made every function that line calls focal, kept whole past the budget
+def _extract_props_ts() -> str:
+    """A long ``extract`` and the short ``withoutXY`` that calls it, fillers between."""
     steps = "".join(f"  out.step{i} = props.value{i} ?? {i};\n" for i in range(30))
-    code = (
+    return (
         "export function extract(props: Props): Extracted {\n  const out: Extracted = {};\n"
         + steps
         + "  return out;\n}\n\n"
@@ -3978,6 +3977,12 @@ def test_the_line_tsc_prints_under_an_error_names_no_callee_to_force_whole() -> 
         + "export function withoutXY(props: Props) {\n  const result = extract(props);\n"
         "  return { ...result, x: undefined, y: undefined };\n}\n"
     )
+
+
+def test_the_line_tsc_prints_under_an_error_names_no_callee_to_force_whole() -> None:
+    # tsc's `12 const { x, y } = withoutXY(props);` under `a.ts:12:5 - error TS2345`
+    # made every function that line calls focal, kept whole past the budget
+    code = _extract_props_ts()
     row = code.split("\n").index("  const result = extract(props);") + 1
     report = (
         f"src/lib/extractProps.ts:{row}:18 - error TS2345: Argument of type 'undefined' is"
@@ -3987,4 +3992,18 @@ def test_the_line_tsc_prints_under_an_error_names_no_callee_to_force_whole() -> 
     assert "  const result = extract(props);\n  return { ...result" in text
     assert "  out.step29 = props.value29 ?? 29;" not in text
     assert "export function extract(props: Props): Extracted {" in text  # a callee
+    assert not res.over_budget
+
+
+def test_the_line_tsc_prints_locates_its_function_in_an_excerpt_numbered_otherwise() -> None:
+    # an excerpt of the file: tsc's line 240 is not the excerpt's row, but the line tsc
+    # prints under the error (`240   const result = extract(props);`) is there, once
+    code = _extract_props_ts() + "\n" + _fill("ts", 12).replace("util", "more")
+    assert len(code.split("\n")) < 240
+    report = (
+        "src/lib/extractProps.ts:240:18 - error TS2345: Argument of type 'undefined' is"
+        " not assignable to parameter of type 'string'.\n\n240   const result = extract(props);"
+    )
+    text, res = _reported("extractProps.ts", "ts", code, report, cut=0.6)
+    assert "  const result = extract(props);\n  return { ...result" in text
     assert not res.over_budget

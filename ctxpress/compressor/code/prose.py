@@ -8,6 +8,7 @@ those references onto a block's rows.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from dataclasses import replace
@@ -31,9 +32,7 @@ _BARE_LINE = re.compile(r"(?<!\", )\b[Ll]ines? (\d{1,6})(?:\s*(?:-|–|to)\s*(\d
 _NUMBERED = re.compile(r"[ \t]*(\d+) \|(.*)")
 _GUTTER = re.compile(r"(?m)^[ \t]*\d+[ \t]+\|.*$")
 # tsc's error line (`src/a.ts:12:5 - error TS2345: …`), which prints the line `12 …` below
-_TSC_ERROR = re.compile(r"\S+?:(\d+):\d+ - (?:error|warning) TS\d+:")
-# the source line a Python traceback prints under a frame (kept: the frame line itself)
-_PY_SHOWN = re.compile(r'(?m)(^[ \t]*File "[^"\n]+", line \d+, in \w+[^\n]*\n)[ \t]+\S[^\n]*')
+_TSC_ERROR = re.compile(r"[ \t]*\S+?:\d+:\d+ - (?:error|warning) TS\d+:")
 # how test runners report a passed test: jest, vitest and mocha `✓` (`√` on Windows), TAP
 _PASSED_LINE = re.compile(r"(?m)^[ \t]*(?:[✓✔√]|ok \d+\b).*$")
 _TAP_RESULT = re.compile(r"(?m)^[ \t]*(?:not )?ok \d")  # (a run's output, not a heading)
@@ -71,8 +70,14 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     qualified: set[tuple[str, str]] = set()
     refs: list[tuple[str, int, str | None]] = []
     kinds: list[str] = []
+    lines = prose.split("\n")
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+    shown_rows: set[int] = set()
     for m in _FILE_LINE.finditer(prose):
-        refs.append((m.group(1).replace("\\", "/"), int(m.group(2)), _shown(prose, m)))
+        shown = _shown(lines, bisect.bisect_right(starts, m.start()) - 1, m)
+        if shown is not None:
+            shown_rows.add(shown[0])
+        refs.append((m.group(1).replace("\\", "/"), int(m.group(2)), shown and shown[1]))
         kinds.append(_severity(prose, m))
     # a build that fails reports its errors among its warnings: those locate the question
     if "warning" in kinds and "" in kinds:
@@ -105,15 +110,16 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
         framed_qualified.add((receiver or package.rsplit(".", 1)[-1], name))
         framed.add((path, name))
     # a test a run lists as passed is not what is asked about: its title names nothing
+    # (its lines are blanked, not removed: the rows of `prose` stay those of `kept`)
     kept = unpassed(prose)
-    # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
-    scan = _AT_FRAME.sub(
-        " ", FILE_NAME.sub(" ", _GO_FRAME.sub(" ", _PY_SHOWN.sub(r"\1", _without_tsc_lines(kept))))
-    )
     # a source line a compiler quotes (`12 |     total = weigh(v);`) or a traceback prints
     # under its frame says where, not what is asked about: its every call would be kept
     # whole (the line locates its function; what it calls ranks as that function's callee)
-    scan = _GUTTER.sub(" ", scan)
+    scan = _GUTTER.sub(
+        " ", "\n".join("" if i in shown_rows else t for i, t in enumerate(kept.split("\n")))
+    )
+    # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
+    scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", _GO_FRAME.sub(" ", scan)))
     for owner, name in _DESTRUCTOR.findall(scan):
         strong.add("~" + name)
         qualified.add((owner or name, "~" + name))
@@ -185,21 +191,6 @@ _SEVERITY_AFTER = re.compile(r"(?:[:,] ?\d+)?\)?:? *(warning|note)\b", re.IGNORE
 _SEVERITY_HEAD = re.compile(r"^(warning|note)\b")
 
 
-def _without_tsc_lines(text: str) -> str:
-    """``text`` without the source lines tsc prints under its errors (`12 foo(bar);`)."""
-    if " - error TS" not in text and " - warning TS" not in text:
-        return text
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        m = _TSC_ERROR.match(line.strip())
-        if m is None:
-            continue
-        for j in range(i + 1, min(i + 4, len(lines))):
-            if lines[j].startswith(m.group(1) + " "):
-                lines[j] = ""
-    return "\n".join(lines)
-
-
 def _severity(prose: str, m: re.Match[str]) -> str:
     """ "warning" or "note" where the file:line ``m`` matched is where a compiler warns or
     notes something; "" for an error, a stack frame, a file:line in a sentence."""
@@ -213,16 +204,23 @@ def _severity(prose: str, m: re.Match[str]) -> str:
     return head.group(1) if head else ""
 
 
-def _shown(prose: str, m: re.Match[str]) -> str | None:
-    """The source line a report prints under the file:line ``m`` matched, stripped."""
-    after = prose[m.end() :].split("\n", 3)[1:3]
+def _shown(lines: list[str], row: int, m: re.Match[str]) -> tuple[int, str] | None:
+    """The row and the stripped text of the source line a report prints under the
+    file:line ``m`` matched on ``row``: a Python traceback's indented next line, tsc's
+    `12   code` or rustc's and gcc's `12 |   code` within the next lines."""
+    after = range(row + 1, min(row + 3, len(lines)))
     if '", line ' in m.group(0):  # a Python traceback frame: the line, indented
-        shown = after[0].strip() if after and after[0][:1] in " \t" else ""
-        return shown or None
-    for text in after:
-        n = _NUMBERED.fullmatch(text)
-        if n and n.group(1) == m.group(2):
-            return n.group(2).strip() or None
+        shown = lines[row + 1].strip() if after and lines[row + 1][:1] in " \t" else ""
+        return (row + 1, shown) if shown else None
+    number = m.group(2)
+    tsc = _TSC_ERROR.match(lines[row]) is not None
+    for r in range(row + 1, min(row + 4, len(lines))) if tsc else after:
+        if tsc and lines[r].startswith(number + " "):
+            shown = lines[r][len(number) :].strip()
+            return (r, shown) if shown else None
+        n = _NUMBERED.fullmatch(lines[r])
+        if n and n.group(1) == number:
+            return (r, n.group(2).strip()) if n.group(2).strip() else None
     return None
 
 
