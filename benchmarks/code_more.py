@@ -31,11 +31,17 @@ typing_extensions; C in lupa's Lua; C++ in sentencepiece and the date, sparsehas
 tinyobjloader headers; JS / TS / TSX / Java in jquery, moment, @tanstack/table-core and
 form-core, @preact/signals-core, tab-view, bottom-tabs, reanimated-carousel, blob-util,
 keychain, datetimepicker, sound; Go cast, memberlist, go-diff, pretty, klauspost/compress
-and Rust aho-corasick, ryu, itoa, socket2, parking_lot_core, lru from Debian. Same draw,
-prompt kinds, columns and JSON as code_fresh.py.
+and Rust aho-corasick, ryu, itoa, socket2, parking_lot_core, lru from Debian. Set ``g``
+(chosen 2026-12-04, after set f's fixes): Python in arrow, jmespath, voluptuous, webob,
+pycodestyle, markdown; C in pycares' c-ares, hiredis, zopfli; C++ in fasttext, hnswlib,
+react-native-mmkv's MMKV and the PEGTL, TCLAP headers; JS / TS / TSX / Java in luxon, knex,
+joi, markdown-it, ajv, react-native-webrtc, picker, fast-image, permissions, render-html,
+paper-dates, draggable-flatlist; Go mysql, pq, redigo, goldmark, httprouter and Rust http,
+bstr, miniz_oxide, csv, globset, humantime from Debian. Same draw, prompt kinds, columns and
+JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f] --fetch  # once: pip, npm, apt-get
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f] [--per-lang 40] [--langs python,cpp]
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g] --fetch  # once: pip, npm, apt-get
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g] [--per-lang 40] [--langs python,go]
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ _C_C = "cffi pycryptodome zope.interface ruamel.yaml.clib"
 _PY_D = "fastapi starlette pydantic celery jupyterlab_git"
 _PY_E = "flask tqdm bidict blinker Mako"
 _PY_F = "paramiko pexpect urllib3 prompt_toolkit typing_extensions"
+_PY_G = "arrow jmespath voluptuous webob pycodestyle markdown"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -198,6 +205,40 @@ SETS = {
             f"{INC}/sparsehash/internal/*.h",
             f"{INC}/muParser*.h",
             f"{INC}/tiny_obj_loader.h",
+        ],
+    },
+    "g": {
+        "PYPI": "arrow-1.3.0 jmespath-1.0.1 voluptuous-0.14.2 webob-1.8.8 pycodestyle-2.12.1"
+        " markdown-3.7 pycares-4.4.0 hiredis-3.0.0 zopfli-0.2.3 fasttext-0.9.3 hnswlib-0.8.0",
+        "NPM_PKGS": "luxon@3.5.0 knex@3.1.0 joi@17.13.3 markdown-it@14.1.0 ajv@8.17.1"
+        " react-native-webrtc@124.0.4 @react-native-picker/picker@2.8.1"
+        " react-native-fast-image@8.6.3 react-native-permissions@4.1.5 react-native-mmkv@2.12.2"
+        " react-native-render-html@6.3.4 react-native-paper-dates@0.22.24"
+        " react-native-draggable-flatlist@4.0.1",
+        "DEBS": "golang-github-go-sql-driver-mysql-dev=1.5.0-2 golang-github-lib-pq-dev=1.10.7-2"
+        " golang-github-gomodule-redigo-dev=1:1.8.3-1 golang-github-yuin-goldmark-dev=1.5.4-1"
+        " golang-github-julienschmidt-httprouter-dev=1.3.0-2 librust-http-dev=0.2.7-1"
+        " librust-bstr-dev=0.2.17-1+b1 librust-miniz-oxide-dev=0.6.2-1 librust-csv-dev=1.1.6-1"
+        " librust-globset-dev=0.4.9-1 librust-humantime-dev=2.1.0-1+b1 tao-pegtl-dev=3.2.7-1"
+        " libtclap-dev=1.2.5-1+b1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_G.split()],
+        "C_GLOBS": [
+            "pypi/pycares*/deps/c-ares/src/**/*.[ch]",
+            "pypi/pycares*/deps/c-ares/include/*.h",
+            "pypi/hiredis*/vendor/hiredis/*.[ch]",
+            "pypi/hiredis*/src/*.[ch]",
+            "pypi/zopfli*/zopfli/src/zopfli/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/fasttext*/src/*.cc",
+            "pypi/fasttext*/src/*.h",
+            "pypi/hnswlib*/hnswlib/*.h",
+            "pypi/hnswlib*/python_bindings/*.cpp",
+            "npm/react-native-mmkv*/package/**/*.[ch]pp",
+            "npm/react-native-mmkv*/package/**/*.h",
+            f"{INC}/tao/pegtl/*.hpp",
+            f"{INC}/tao/pegtl/contrib/*.hpp",
+            f"{INC}/tclap/*.h",
         ],
     },
 }
