@@ -401,6 +401,18 @@ FOCAL_FORMS = {
         "  return _react.default.createElement(View, { ref: setRef });\n});\n",
         "    innerRef.current = ref;",
     ),
+    # a class a chain of assignments stores (joi's `module.exports = exports =
+    # internals.Template = class {`): its methods are units
+    "js-method-of-a-class-a-chain-assigns": (
+        "js",
+        "Why does `isTemplate` return the wrong value?",
+        "'use strict';\n\nconst internals = {};\n\n"
+        "module.exports = exports = internals.Template = class {\n\n"
+        + _fill("js", 24)
+        + "  static isTemplate(template) {\n\n    return template ? !!template.ok : false;\n"
+        "  }\n};\n",
+        "    return template ? !!template.ok : false;",
+    ),
     # C++: a namespace a macro opens (msgpack's `MSGPACK_API_VERSION_NAMESPACE(v1) {`, which
     # reads as a function), and a struct nested in a class
     "cpp-method-in-a-macro-namespace": (

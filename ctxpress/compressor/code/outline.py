@@ -692,6 +692,13 @@ class _Builder:
                 if inner.type in ("assignment_expression", "assignment"):
                     right = inner.child_by_field_name("right")
                     left = inner.child_by_field_name("left")
+                    # a chain stores it by each name (`module.exports = exports =
+                    # internals.Template = class {`): the last is the code's own
+                    while right is not None and right.type == inner.type:
+                        left, right = (
+                            right.child_by_field_name("left"),
+                            right.child_by_field_name("right"),
+                        )
                     if right is not None and right.type in spec.functions | spec.containers:
                         words = IDENT.findall(node_text(left)) if left is not None else []
                         return right, (words[-1] if words else None)
