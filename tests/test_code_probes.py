@@ -4019,3 +4019,56 @@ def test_the_line_tsc_prints_locates_its_function_in_an_excerpt_numbered_otherwi
     text, res = _reported("extractProps.ts", "ts", code, report, cut=0.6)
     assert "  const result = extract(props);\n  return { ...result" in text
     assert not res.over_budget
+
+
+def test_a_go_interface_a_function_names_is_ranked_not_forced_past_the_budget() -> None:
+    # redigo's `ReceiveWithTimeout(c Conn, …)` type-asserts `c.(ConnWithTimeout)`: both
+    # interfaces (method lists that cannot collapse) were kept whole, 214 tokens over
+    methods = "".join(
+        f"\t// Op{i} runs the operation number {i} against the server and returns its reply.\n"
+        f"\tOp{i}(name string, args ...interface{{}}) (reply interface{{}}, err error)\n\n"
+        for i in range(10)
+    )
+    code = (
+        'package redis\n\nimport (\n\t"errors"\n\t"time"\n)\n\n'
+        f"type Conn interface {{\n{methods}}}\n\n"
+        "type ConnWithTimeout interface {\n\tConn\n\n"
+        + methods.replace("Op", "TimedOp")
+        + "\tReceiveWithTimeout(timeout time.Duration) (reply interface{}, err error)\n}\n\n"
+        + _fill("go", 8)
+        + 'var errNoTimeout = errors.New("redis: no ConnWithTimeout")\n\n'
+        "func ReceiveWithTimeout(c Conn, timeout time.Duration) (interface{}, error) {\n"
+        "\tcwt, ok := c.(ConnWithTimeout)\n\tif !ok {\n\t\treturn nil, errNoTimeout\n\t}\n"
+        "\treturn cwt.ReceiveWithTimeout(timeout)\n}\n"
+    )
+    out, res = _send("Why does `ReceiveWithTimeout` return the wrong value?", "go", code, 0.2)
+    assert "\tcwt, ok := c.(ConnWithTimeout)\n\tif !ok {" in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_cpp_class_a_method_only_qualifies_by_keeps_no_constructor() -> None:
+    # tclap's `MultiSwitchArg::reset()` reads `MultiSwitchArg::_value`: the qualifier named
+    # the class's constructors too, and their out-of-line definitions were kept, 158 over
+    params = "".join(f"\t\tconst std::string& part{i},\n" for i in range(6))
+    code = (
+        "namespace TCLAP {\n\nclass MultiSwitchArg : public SwitchArg\n{\n\tprotected:\n"
+        "\t\tint _value;\n\t\tint _default;\n\n\tpublic:\n"
+        f"\t\tMultiSwitchArg(\n{params}\t\tint init = 0);\n\n"
+        f"\t\tMultiSwitchArg(\n{params}\t\tCmdLineInterface& parser,\n\t\tint init = 0);\n\n"
+        "\t\tvoid reset();\n};\n\n"
+        + _fill("cpp", 6)
+        + f"inline MultiSwitchArg::MultiSwitchArg(\n{params}\t\tint init)\n"
+        ": SwitchArg(part0, part1), _value(init), _default(init)\n{ }\n\n"
+        f"inline MultiSwitchArg::MultiSwitchArg(\n{params}\t\tCmdLineInterface& parser,\n"
+        "\t\tint init)\n: SwitchArg(part0, part1), _value(init), _default(init)\n{\n"
+        "\tparser.add(this);\n}\n\n"
+        "inline void\nMultiSwitchArg::reset()\n{\n"
+        "\tMultiSwitchArg::_value = MultiSwitchArg::_default;\n}\n\n} //namespace TCLAP\n"
+    )
+    out, res = _send("Why does `reset` leave the wrong value?", "cpp", code, 0.25)
+    assert "\tMultiSwitchArg::_value = MultiSwitchArg::_default;" in out
+    assert "\t\tint _default;" in out  # what it reads, in its class
+    assert "\tparser.add(this);" not in out
+    assert clean_parse("cpp", out.encode()) is not None
+    assert not res.over_budget

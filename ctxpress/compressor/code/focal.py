@@ -559,6 +559,7 @@ _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:re
 _THIS_FIELDS = frozenset({"javascript", "typescript", "tsx"})
 # A TypeScript type alias or interface: a name for the compiler only.
 _TS = frozenset({"typescript", "tsx"})
+_SCOPE = re.compile(r"(~?)\b([A-Za-z_]\w*)\s*(::)?")
 _TS_TYPE = re.compile(r"\s*(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
@@ -898,6 +899,7 @@ def required(
             names &= shown[f]
         # what it reads, `x.b` too: the members of a TypeScript type it names
         read = names | {b for _, b in refs(outline, f)[2]} if outline.lang in _TS else names
+        scopes = _scopes_only(outline, body) if outline.lang == "cpp" else frozenset()
         for w in sorted(names - own):
             # a named block (`const table = { … }`) stays too, collapsed (or whole where it
             # cannot collapse and is short: `var tags = {};`)
@@ -911,17 +913,21 @@ def required(
                 and (u.kind != "block" or u.collapsible or u.last - u.start < _SHORT_ROWS)
             ]
             real = [u for u in cands if not u.abstract] or cands
+            if w in scopes:
+                # `Arg::_value`, `Arg::reset()`: the class, not its constructors
+                real = [u for u in real if u.kind == "class"] or real
             if len(real) > 1 and all(u.kind in ("func", "class") and w in u.defs for u in real):
                 # variants of one definition (`#ifdef`, `#[cfg]`): one will do, of each kind
                 # (Rust's `struct Lifetime` and `fn Lifetime` live in two namespaces)
                 real = list({u.kind: u for u in real}.values())
             for u in real:
-                if ts_type(outline, u) and (
-                    f.empty or (not u.collapsible and u.last - u.start >= _SHORT_ROWS)
+                long_data = not u.collapsible and u.last - u.start >= _SHORT_ROWS
+                if (ts_type(outline, u) and (f.empty or long_data)) or (
+                    outline.lang == "go" and u.kind == "class" and long_data
                 ):
-                    # ranked: a stub uses nothing yet; a long alias that cannot collapse
-                    # (`type Props = Base & …`) would crowd out the code (which is valid
-                    # without it)
+                    # ranked: a stub uses nothing yet; a long alias or interface that
+                    # cannot collapse (`type Props = Base & …`, Go's `type Conn interface
+                    # {…}`) would crowd out the code (which is valid without it)
                     continue
                 out[u] = out.get(u, False) or (u.kind == "func" and w not in u.defs)
                 if ts_type(outline, u):
@@ -932,13 +938,24 @@ def required(
         # the members a method names on `this` (and bare, in Java and C++): its fields
         # and sibling methods (a JS / TS class field is declared in the class body)
         if not f.empty and (outline.spec.implicit_this or outline.lang in _THIS_FIELDS):
-            bare = names if outline.spec.implicit_this else frozenset()
+            bare = names - scopes if outline.spec.implicit_this else frozenset()
             # (and its statics through the class's own name: `Controller.PENDING`)
             classes = {p.name for p in enclosing if p.kind == "class"} | {f.owner}
             statics = frozenset(b for a, b in refs(outline, f)[2] if a in classes)
             for u in _members_used(outline, f, bare | refs(outline, f)[1] | statics):
                 out.setdefault(u, False)
     return list(out.items())
+
+
+def _scopes_only(outline: Outline, body: list[Unit]) -> frozenset[str]:
+    """C++ names the code writes only as a scope (`MultiSwitchArg::_value`) or as its
+    destructor's (`~PBEncodeItem`): a class or namespace, never a constructor it calls."""
+    scoped: set[str] = set()
+    other: set[str] = set()
+    for v in body:
+        for tilde, name, colons in _SCOPE.findall("\n".join(outline.lines[v.start : v.last + 1])):
+            (scoped if tilde or colons else other).add(name)
+    return frozenset(scoped - other)
 
 
 def ts_type(outline: Outline, u: Unit) -> bool:
