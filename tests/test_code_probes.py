@@ -4072,3 +4072,25 @@ def test_a_cpp_class_a_method_only_qualifies_by_keeps_no_constructor() -> None:
     assert "\tparser.add(this);" not in out
     assert clean_parse("cpp", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_long_props_header_around_a_closure_keeps_the_props_the_closure_names() -> None:
+    # tab-view's `TabView({ onIndexChange, …twenty props… }: Props<T>)` around the asked-about
+    # `handleLayout`: the header stayed whole, 158 tokens over; its unused props now give way
+    # like the component's other statements
+    props = "".join(f"  option{i} = {i},\n" for i in range(20))
+    code = (
+        "import * as React from 'react';\n\n"
+        f"export function TabView<T extends Route>({{\n{props}  onLayoutChange,\n}}: Props<T>) {{\n"
+        + "".join(f"  const [v{i}, setV{i}] = React.useState({i});\n" for i in range(16))
+        + "  const handleLayout = (e: LayoutChangeEvent) => {\n"
+        "    const { height, width } = e.nativeEvent.layout;\n"
+        "    onLayoutChange({ height, width });\n  };\n\n"
+        "  return <View onLayout={handleLayout}>{v0}</View>;\n}\n"
+    )
+    out, res = _send("Why does `handleLayout` report the wrong size?", "tsx", code, 0.3)
+    assert "    onLayoutChange({ height, width });" in out
+    assert "  onLayoutChange,\n}: Props<T>) {" in out  # the prop it names
+    assert "  option7 = 7," not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

@@ -511,14 +511,22 @@ def _balanced(line: str) -> bool:
     return sum(line.count(c) for c in "([{") == sum(line.count(c) for c in ")]}")
 
 
-def cut_rows(outline: Outline, u: Unit, rows: set[int]) -> list[str]:
+def cut_rows(
+    outline: Outline, u: Unit, rows: set[int], hidden: Sequence[tuple[int, int]] = ()
+) -> list[str]:
     """``u``'s header, its ``rows`` and its closing lines, one elision for each run of
     code left out between them (blank lines between kept rows stay). A unit with no
-    header (a statement) is its ``rows`` alone."""
+    header (a statement) is its ``rows`` alone. The ``hidden`` runs of header rows (the
+    parameters nothing kept names: ``_unnamed_parameters``) give way to an elision each."""
     lines, python = outline.lines, outline.spec.python
     code = [r for r in sorted(rows) if lines[r].strip()]
     prev = u.header_last
-    out = lines[u.start : prev + 1]
+    out, r0 = [], u.start
+    for a, b in hidden:
+        out.extend(lines[r0:a])
+        out.append(indent_of(lines[a]) + elision(outline))
+        r0 = b + 1
+    out.extend(lines[r0 : prev + 1])
     end = u.close if u.close >= 0 else u.last + 1
     for r in [*code, end]:
         gap = [g for g in range(prev + 1, r) if lines[g].strip()]
@@ -593,6 +601,11 @@ def nested_cut(
     if body is None and u.collapsible:
         return None
 
+    fn = node if u.collapsible else None
+
+    def cut(rows: set[int]) -> list[str]:
+        return cut_rows(outline, u, rows, _unnamed_parameters(outline, u, fn, rows))
+
     if cost is not None:
         # what the kept code uses from the enclosing body and the blocks on the way: what it
         # uses directly first, then what that uses; smallest first
@@ -608,13 +621,77 @@ def nested_cut(
             grew = False
             for st in sorted(found, key=lambda st: end_row(st) - st.start_point[0]):
                 trial = kept | _rows(st)
-                if cost(cut_rows(outline, u, trial)) <= limit:
+                if cost(cut(trial)) <= limit:
                     kept = trial
                     words.update(IDENT.findall("\n".join(lines[r] for r in _rows(st))))
                     grew = True
             if not grew:
                 break
-    return cut_rows(outline, u, kept)
+    return cut(kept)
+
+
+# A JS / TS parameter's or destructured prop's node, and where the name it binds is.
+_PARAM_NAME = {
+    "shorthand_property_identifier_pattern": None,
+    "identifier": None,
+    "object_assignment_pattern": "left",
+    "assignment_pattern": "left",
+    "pair_pattern": "value",
+    "required_parameter": "pattern",
+    "optional_parameter": "pattern",
+    "rest_pattern": None,
+}
+# a parameter list this long (in rows) is a header worth cutting
+_LONG_PARAMETERS = 6
+
+
+def _unnamed_parameters(
+    outline: Outline, u: Unit, fn: Any, rows: set[int]
+) -> list[tuple[int, int]]:
+    """Runs of rows of a long JS / TS parameter list (or of the one destructured
+    parameter, a component's props) that bind nothing the kept ``rows`` name: the
+    header of a long function cut around a closure gives way like the body around it.
+    Only parameters alone on their rows, in runs of two rows or more."""
+    if fn is None or outline.lang not in ("javascript", "typescript", "tsx"):
+        return []
+    params = fn.child_by_field_name("parameters")
+    if params is None or end_row(params) - params.start_point[0] < _LONG_PARAMETERS:
+        return []
+    items = [c for c in params.named_children if c.type != "comment"]
+    if len(items) == 1:  # `({ a, b = 1, ...rest }: Props)`: its props
+        one = items[0]
+        pattern = one.child_by_field_name("pattern") or one
+        if pattern.type == "assignment_pattern":
+            pattern = pattern.child_by_field_name("left") or pattern
+        if pattern.type != "object_pattern":
+            return []
+        items = [c for c in pattern.named_children if c.type != "comment"]
+    lines = outline.lines
+    words = set(IDENT.findall("\n".join(lines[r] for r in rows if r > u.header_last)))
+    runs: list[tuple[int, int]] = []
+    run: list[int] = []
+    for i, c in enumerate(items):
+        a, b = c.start_point[0], end_row(c)
+        alone = (
+            not lines[a][: c.start_point[1]].strip()
+            and lines[b][c.end_point[1] :].strip() in ("", ",")
+            and (i == 0 or end_row(items[i - 1]) < a)
+            and (i + 1 == len(items) or items[i + 1].start_point[0] > b)
+        )
+        if c.type not in _PARAM_NAME:
+            alone = False
+        field = _PARAM_NAME.get(c.type)
+        named = c.child_by_field_name(field) if field else c
+        binds = set(IDENT.findall(node_text(named))) if named is not None else set()
+        if alone and not (binds & words):
+            run.extend((a, b))
+            continue
+        if run and run[-1] > run[0]:
+            runs.append((run[0], run[-1]))
+        run = []
+    if run and run[-1] > run[0]:
+        runs.append((run[0], run[-1]))
+    return runs
 
 
 def _opening(outline: Outline, row: int) -> Any:
