@@ -4094,3 +4094,22 @@ def test_a_long_props_header_around_a_closure_keeps_the_props_the_closure_names(
     assert "  option7 = 7," not in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_statement_a_closure_needs_comes_with_the_cut_only_with_its_imports_in_room() -> None:
+    # react-native-paper's `Banner`: the cut around `handleLayout` took in a neighbour's
+    # statement while the cut fitted, and the import that statement uses came after it,
+    # past the budget
+    names = ", ".join(f"measureStep{i}" for i in range(40))
+    code = (
+        f"import * as React from 'react';\nimport {{ {names} }} from './measure';\n\n"
+        "const Banner = ({ visible }: Props) => {\n"
+        + "".join(f"  const [v{i}, setV{i}] = React.useState({i});\n" for i in range(24))
+        + "  const layout = { height: measureStep0(visible) + measureStep39(visible) };\n"
+        "  const handleLayout = () => {\n    setV0(layout.height);\n  };\n"
+        "  return <View onLayout={handleLayout}>{v1}</View>;\n};\n\nexport default Banner;\n"
+    )
+    out, res = _send("Why does `handleLayout` set the wrong height?", "tsx", code, 0.34)
+    assert "  const handleLayout = () => {\n    setV0(layout.height);\n  };" in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

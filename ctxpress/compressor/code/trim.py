@@ -557,12 +557,13 @@ def nested_cut(
     closing lines, elisions between: a long function around the closure the prose asks
     about. In brace languages the blocks and object literals on the way to a definition
     keep only their braces and the member on the way (``return {`` … ``set(k, v) {…}``
-    … ``};``). While the cut stays within ``limit`` tokens (by ``cost``), the statements
-    of ``u``'s body and of the blocks on the way that declare what the kept code uses come
-    too, smallest first (a closure's variables, a subtest's setup, a sibling closure it
-    calls). ``None`` where a definition is not inside a statement of ``u``'s own body
-    (Python: not one itself). A statement ``u`` (Java: a field whose anonymous class
-    holds the definition) is cut so through the class bodies on the way."""
+    … ``};``). While the cut and the imports it adds stay within ``limit`` tokens (by
+    ``cost``), the statements of ``u``'s body and of the blocks on the way that declare
+    what the kept code uses come too, smallest first (a closure's variables, a subtest's
+    setup, a sibling closure it calls). ``None`` where a definition is not inside a
+    statement of ``u``'s own body (Python: not one itself). A statement ``u`` (Java: a
+    field whose anonymous class holds the definition) is cut so through the class
+    bodies on the way."""
     if not (u.collapsible or u.kind == "stmt") or outline.tree is None:
         return None
     lines, python = outline.lines, outline.spec.python
@@ -610,6 +611,8 @@ def nested_cut(
         # what the kept code uses from the enclosing body and the blocks on the way: what it
         # uses directly first, then what that uses; smallest first
         words = set(IDENT.findall("\n".join(lines[r] for r in kept)))
+        imported = {i for w in words for i in outline.top.get(w, ()) if i.kind == "import"}
+        more = 0  # the imports the statements added use that the kept code did not
         for _ in range(2):
             found = [
                 st
@@ -621,9 +624,19 @@ def nested_cut(
             grew = False
             for st in sorted(found, key=lambda st: end_row(st) - st.start_point[0]):
                 trial = kept | _rows(st)
-                if cost(cut(trial)) <= limit:
+                said = set(IDENT.findall("\n".join(lines[r] for r in _rows(st))))
+                new = {
+                    i
+                    for w in said - words
+                    for i in outline.top.get(w, ())
+                    if i.kind == "import" and i not in imported
+                }
+                extra = sum(cost(lines[i.start : i.last + 1]) for i in new)
+                if cost(cut(trial)) + more + extra <= limit:
                     kept = trial
-                    words.update(IDENT.findall("\n".join(lines[r] for r in _rows(st))))
+                    words.update(said)
+                    imported |= new
+                    more += extra
                     grew = True
             if not grew:
                 break
