@@ -37,11 +37,17 @@ pycodestyle, markdown; C in pycares' c-ares, hiredis, zopfli; C++ in fasttext, h
 react-native-mmkv's MMKV and the PEGTL, TCLAP headers; JS / TS / TSX / Java in luxon, knex,
 joi, markdown-it, ajv, react-native-webrtc, picker, fast-image, permissions, render-html,
 paper-dates, draggable-flatlist; Go mysql, pq, redigo, goldmark, httprouter and Rust http,
-bstr, miniz_oxide, csv, globset, humantime from Debian. Same draw, prompt kinds, columns and
-JSON as code_fresh.py.
+bstr, miniz_oxide, csv, globset, humantime from Debian. Set ``h`` (chosen 2026-12-04, after
+set g's fixes): Python in bleach, plumbum, lark, cerberus, glom, pydash; C in h3 and pyreadstat's
+ReadStat; C++ in libsass, marisa-trie, react-native-skia's cpp and the toml11, mapbox variant
+headers; JS / TS / TSX / Java in mongoose, nodemailer, winston, sequelize, native-base,
+react-native-skia, gifted-chat, element-dropdown, navigation, ble-plx, google-signin,
+async-storage, vision-camera; Go backoff, go-toml, mergo, xz, glob, msgpack and Rust quick-xml,
+bincode, time, uuid, dashmap, unicode-normalization from Debian. Same draw, prompt kinds,
+columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g] --fetch  # once: pip, npm, apt-get
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g] [--per-lang 40] [--langs python,go]
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g|h] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g|h] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -64,6 +70,7 @@ _PY_D = "fastapi starlette pydantic celery jupyterlab_git"
 _PY_E = "flask tqdm bidict blinker Mako"
 _PY_F = "paramiko pexpect urllib3 prompt_toolkit typing_extensions"
 _PY_G = "arrow jmespath voluptuous webob pycodestyle markdown"
+_PY_H = "bleach plumbum lark Cerberus glom pydash"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -239,6 +246,35 @@ SETS = {
             f"{INC}/tao/pegtl/*.hpp",
             f"{INC}/tao/pegtl/contrib/*.hpp",
             f"{INC}/tclap/*.h",
+        ],
+    },
+    "h": {
+        "PYPI": "bleach-6.1.0 plumbum-1.8.3 lark-1.2.2 Cerberus-1.3.5 glom-23.5.0 pydash-8.0.3"
+        " h3-3.7.7 pyreadstat-1.2.7 libsass-0.23.0 marisa_trie-1.2.0",
+        "NPM_PKGS": "mongoose@8.6.3 nodemailer@6.9.15 winston@3.14.2 sequelize@6.37.3"
+        " native-base@3.4.28 @shopify/react-native-skia@1.4.2 react-native-gifted-chat@2.6.3"
+        " react-native-element-dropdown@2.12.1 react-native-navigation@7.40.1"
+        " react-native-ble-plx@3.2.1 @react-native-google-signin/google-signin@12.2.1"
+        " @react-native-async-storage/async-storage@1.24.0 react-native-vision-camera@4.5.3",
+        "DEBS": "golang-github-cenkalti-backoff-dev=4.1.3-1"
+        " golang-github-pelletier-go-toml-dev=1.9.4-1 golang-github-imdario-mergo-dev=0.3.12-1"
+        " golang-github-ulikunitz-xz-dev=0.5.6-2"
+        " golang-github-gobwas-glob-dev=0.2.3+git20180208.19c076c-2"
+        " golang-github-vmihailenco-msgpack.v5-dev=5.3.5-2 librust-quick-xml-dev=0.26.0-3"
+        " librust-bincode-dev=1.3.3-1 librust-time-dev=0.3.9-1+deb12u1 librust-uuid-dev=1.2.1-1"
+        " librust-dashmap-dev=5.4.0-1 librust-unicode-normalization-dev=0.1.22-1"
+        " libtoml11-dev=3.7.1-3 libmapbox-variant-dev=1.2.0-2",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_H.split()],
+        "C_GLOBS": ["pypi/h3*/src/h3lib/src/**/*.[ch]", "pypi/pyreadstat*/src/**/*.[ch]"],
+        "CPP_GLOBS": [
+            "pypi/libsass*/libsass/src/**/*.[ch]pp",
+            "pypi/libsass*/libsass/src/**/*.h",
+            "pypi/marisa_trie*/marisa-trie/**/*.cc",
+            "pypi/marisa_trie*/marisa-trie/**/*.h",
+            "npm/shopify-react-native-skia*/package/cpp/rnskia/**/*.[ch]*",
+            "npm/shopify-react-native-skia*/package/cpp/jsi/**/*.[ch]*",
+            f"{INC}/toml/*.hpp",
+            f"{INC}/mapbox/*.hpp",
         ],
     },
 }
