@@ -4113,3 +4113,80 @@ def test_a_statement_a_closure_needs_comes_with_the_cut_only_with_its_imports_in
     assert "  const handleLayout = () => {\n    setV0(layout.height);\n  };" in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_go_var_group_is_cut_to_the_specs_the_function_reads() -> None:
+    # msgpack's msgpcode.go: `var ( … fifty codes … )`, of which `IsString` reads three,
+    # was kept whole past the budget; a group whose specs repeat the one before (`iota`)
+    # stays whole, as a spec cut out of its place would read another value
+    names = {17: "Str8", 31: "Str16"}
+    codes = "".join(f"\t{names.get(i, f'Code{i}')} byte = 0x{0x80 + i:02x}\n" for i in range(50))
+    group = "var (\n" + codes + ")\n\n"
+    func = "func IsString(c byte) bool {\n\treturn c == Str8 || c == Str16\n}\n"
+    code = "package msgpcode\n\n" + group + _fill("go", 4) + func
+    out, res = _send("Why does `IsString` return the wrong value?", "go", code, 0.2)
+    assert "\tStr8 byte = 0x91\n" in out and "\tStr16 byte = 0x9f\n" in out
+    assert "\tCode40 byte = 0xa8" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+    # untyped (gobwas/glob's test fixtures: `pattern_all = "[a-z]*cat*"`)
+    fixtures = "".join(f'\tpattern_{i} = "[a-z]*cat{i}*"\n' for i in range(50))
+    code = "package glob\n\nconst (\n" + fixtures + ")\n\n"
+    code += 'func TestAll(t *testing.T) {\n\tm := Compile(pattern_7)\n\tm.Match("cat")\n}\n'
+    out, res = _send("Why does `TestAll` fail?", "go", code, 0.2)
+    assert '\tpattern_7 = "[a-z]*cat7*"\n' in out and "pattern_40" not in out
+    assert not res.over_budget
+    iota = "const (\n\tFirst byte = iota\n" + "".join(f"\tKind{i}\n" for i in range(50)) + ")\n\n"
+    code = "package kinds\n\n" + iota + "func IsLast(c byte) bool {\n\treturn c == Kind49\n}\n"
+    out, _ = _send("Why does `IsLast` return the wrong value?", "go", code, 0.2)
+    assert ("\tKind49\n" in out) == ("\tFirst byte = iota\n\tKind0\n" in out)
+
+
+def test_a_rust_backtrace_frame_names_its_function_not_its_module_path() -> None:
+    # `1: quick_check::is_nfkd` in unicode-normalization's quick_check.rs: the module's
+    # name read as a name asked about kept the file's own 300-token `fn quick_check` whole
+    steps = "".join(f"        let step{i} = ch as u32 * {i};\n" for i in range(30))
+    code = (
+        "use crate::lookups::canonical_combining_class;\n\n"
+        "fn quick_check<I: Iterator<Item = char>>(s: I, stream_safe: bool) -> bool {\n"
+        "    for ch in s {\n"
+        + steps
+        + "    }\n    stream_safe\n}\n\n"
+        + _fill("rust", 4)
+        + "pub fn is_nfkd(s: &str) -> bool {\n    let first = s.chars().next().unwrap();\n"
+        "    quick_check(s.chars(), first == 'a')\n}\n"
+    )
+    row = code.split("\n").index("    let first = s.chars().next().unwrap();") + 1
+    trace = (
+        "thread 'main' panicked at 'called `Option::unwrap()` on a `None` value', "
+        f"src/quick_check.rs:{row}:5\nstack backtrace:\n   0: rust_begin_unwind\n"
+        f"   1: quick_check::is_nfkd\n             at ./src/quick_check.rs:{row}:5\n"
+        "   2: main::main\n             at ./src/main.rs:4:5"
+    )
+    text, res = _reported("quick_check.rs", "rust", code, trace, cut=0.6)
+    assert "    let first = s.chars().next().unwrap();" in text
+    assert "        let step29 = ch as u32 * 29;" not in text
+    assert not res.over_budget
+
+
+def test_a_long_destructuring_a_closure_reads_keeps_the_props_it_names() -> None:
+    # element-dropdown's `const { testID, … fifty props … } = props;` around the asked-about
+    # `onAutoPosition`, which reads one of them: the statement was kept whole (260 tokens
+    # over there) or, where it did not fit the cut, left out with the prop the closure reads
+    props = "".join(f"      option{i} = {i},\n" for i in range(40))
+    code = (
+        "const Dropdown = React.forwardRef((props, currentRef) => {\n"
+        f"    const {{\n{props}      search = false,\n    }} = props;\n\n"
+        + "".join(f"    const [v{i}, setV{i}] = useState({i});\n" for i in range(16))
+        + "    const renderModal = useCallback(() => {\n"
+        + "".join(f"      const w{i} = v{i} * 2;\n" for i in range(16))
+        + "      const onAutoPosition = () => {\n        return v0 < (search ? 150 : 100);\n"
+        "      };\n      return <Modal auto={onAutoPosition()} />;\n    }, [v0]);\n"
+        "    return <View>{renderModal()}</View>;\n});\n"
+    )
+    out, res = _send("Why does `onAutoPosition` return the wrong value?", "tsx", code, 0.3)
+    assert "        return v0 < (search ? 150 : 100);" in out
+    assert "      search = false,\n    } = props;" in out
+    assert "      option7 = 7," not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

@@ -46,6 +46,11 @@ _GO_FRAME = re.compile(
     r"(?m)^[ \t]*(?:[\w.~-]+/)*([\w.-]+?)\.(?:\(\*?(\w+)\)\.)?(\w+)\([^\n]*\)\n\t+([^\s:]+\.go):\d+"
 )
 _GO_CLOSURE = re.compile(r"func\d+")
+# a Rust backtrace frame: `   1: quick_check::is_nfkd` over `at ./src/quick_check.rs:139:5`
+_RUST_FRAME = re.compile(
+    r"(?m)^[ \t]*\d+: +((?:[A-Za-z_]\w*::)*)([A-Za-z_]\w*)(?:::\{\{closure\}\})?[ \t]*"
+    r"(?:\n[ \t]+at ([^\s:]+):\d+)?"
+)
 # the file such a frame is in: `at f (/app/x.js:3:9)`, `at a.B.f(B.java:12)`
 _AT_FILE = re.compile(r"([^():\s]+\.\w+):\d+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
@@ -109,6 +114,14 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
         framed_names.add(name)
         framed_qualified.add((receiver or package.rsplit(".", 1)[-1], name))
         framed.add((path, name))
+    for path, name, file in _RUST_FRAME.findall(prose):
+        if not (path or file):
+            continue  # (`1: parse`: a numbered list's line, not a frame)
+        framed_names.add(name)
+        if path:  # (`quick_check::is_nfkd`: a module's path, or a type's)
+            framed_qualified.add((path[:-2].rsplit("::", 1)[-1], name))
+        if file:
+            framed.add((file.replace("\\", "/"), name))
     # a test a run lists as passed is not what is asked about: its title names nothing
     # (its lines are blanked, not removed: the rows of `prose` stay those of `kept`)
     kept = unpassed(prose)
@@ -119,6 +132,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
         " ", "\n".join("" if i in shown_rows else t for i, t in enumerate(kept.split("\n")))
     )
     # a file name's words (`pkg/setutils.py`) name the file, not symbols in it
+    scan = _RUST_FRAME.sub(lambda m: " " if m[1] or m[3] else m[0], scan)
     scan = _AT_FRAME.sub(" ", FILE_NAME.sub(" ", _GO_FRAME.sub(" ", scan)))
     for owner, name in _DESTRUCTOR.findall(scan):
         strong.add("~" + name)

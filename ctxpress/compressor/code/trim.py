@@ -623,8 +623,9 @@ def nested_cut(
             ]
             grew = False
             for st in sorted(found, key=lambda st: end_row(st) - st.start_point[0]):
-                trial = kept | _rows(st)
-                said = set(IDENT.findall("\n".join(lines[r] for r in _rows(st))))
+                taken = _rows(st) - _unnamed_props(outline, st, words)
+                trial = kept | taken
+                said = set(IDENT.findall("\n".join(lines[r] for r in taken)))
                 new = {
                     i
                     for w in said - words
@@ -679,8 +680,32 @@ def _unnamed_parameters(
         if pattern.type != "object_pattern":
             return []
         items = [c for c in pattern.named_children if c.type != "comment"]
-    lines = outline.lines
-    words = set(IDENT.findall("\n".join(lines[r] for r in rows if r > u.header_last)))
+    words = set(IDENT.findall("\n".join(outline.lines[r] for r in rows if r > u.header_last)))
+    return _unnamed_items(outline.lines, items, words)
+
+
+def _unnamed_props(outline: Outline, st: Any, words: set[str]) -> set[int]:
+    """Rows of a long JS / TS destructuring (`const { testID, … fifty props … } =
+    props;`) whose props bind none of ``words``: the statement a closure needs, cut to
+    the props it names as a long parameter list is (``_unnamed_parameters``)."""
+    if outline.lang not in ("javascript", "typescript", "tsx"):
+        return set()
+    if st.type not in _DECLARATIONS:
+        return set()
+    decls = [c for c in st.named_children if c.type == "variable_declarator"]
+    pattern = decls[0].child_by_field_name("name") if len(decls) == 1 else None
+    if pattern is None or pattern.type != "object_pattern":
+        return set()
+    if end_row(pattern) - pattern.start_point[0] < _LONG_PARAMETERS:
+        return set()
+    items = [c for c in pattern.named_children if c.type != "comment"]
+    runs = _unnamed_items(outline.lines, items, words)
+    return {r for a, b in runs for r in range(a, b + 1)}
+
+
+def _unnamed_items(lines: list[str], items: list[Any], words: set[str]) -> list[tuple[int, int]]:
+    """Runs (two rows or more) of the ``items`` of a parameter list or an object pattern
+    that are alone on their rows and bind none of ``words``."""
     runs: list[tuple[int, int]] = []
     run: list[int] = []
     for i, c in enumerate(items):
@@ -772,6 +797,10 @@ def _path_rows(
     return _rows(stmt) - drop, gone
 
 
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+_GO_GROUP = re.compile(r"\s*(?:const|var)\s*\(\s*(?://.*)?$")
+# the names a spec of such a group declares: `A, B int = 1, 2` declares A and B
+_GO_SPEC_NAMES = re.compile(r"(?:^\s*|,\s*)([A-Za-z_]\w*)(?=\s*(?:,|$)|\s+[^\s,])")
 # Languages whose structs hold their fields as lines, not units (`struct node { int n; }`).
 _FIELD_LINES = frozenset({"c", "cpp"})
 
@@ -825,6 +854,25 @@ def required_parts(
             # (Python's `from m import (` `)` with no name between does not parse)
             if (keep or not outline.spec.python) and all(_balanced(lines[r]) for r in keep):
                 rows = [*range(u.start, head + 1), *keep, u.last]
+        if u.kind == "stmt" and u.last - head >= _LONG_PARAMETERS and outline.tree is not None:
+            # `const { testID, … fifty props … } = props;`: the props the focal code names
+            st = node_at(outline, head)
+            while st is not None and st.start_point[0] == head and st.type not in _DECLARATIONS:
+                st = st.parent
+            gone = _unnamed_props(outline, st, used) if st is not None else set()
+            if gone:
+                out[u] = cut_rows(outline, u, set(rows) - gone)
+                continue
+        if outline.lang == "go" and _GO_GROUP.match(lines[head]) and u.last > head + 1:
+            # a Go `const (` / `var (` group: the specs the focal code names, elisions
+            # between (only where every spec has its own `=`: one without repeats the one
+            # before it, `iota`'s, and would read another value out of its place)
+            specs = [r for r in range(head + 1, u.last) if lines[r].strip()]
+            specs = [r for r in specs if not lines[r].lstrip().startswith("//")]
+            said = {r for r in specs if used & set(_GO_SPEC_NAMES.findall(lines[r].split("=")[0]))}
+            if said and all("=" in lines[r] and _balanced(lines[r]) for r in specs):
+                out[u] = cut_rows(outline, u, {*range(u.start, head + 1), *said, u.last})
+            continue
         if len(rows) < u.last - u.first + 1:
             out[u] = [lines[r] for r in rows]
     return out
