@@ -4190,3 +4190,23 @@ def test_a_long_destructuring_a_closure_reads_keeps_the_props_it_names() -> None
     assert "      option7 = 7," not in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_destructuring_defines_the_names_it_binds_not_those_its_defaults_use() -> None:
+    # tab-view's `{ …, renderTabBar = (props) => <TabBar {...props} />, … }` was read as
+    # defining `TabBar` and `props` too: a function that renders a `TabBar` kept the
+    # destructuring as that name's definition (whole, or cut to no prop at all)
+    options = "".join(f"  option{i} = {i},\n" for i in range(40))
+    code = (
+        "import { TabBar } from './TabBar';\n\n"
+        f"const {{\n{options}  renderTabBar = (p) => <TabBar {{...p}} />,\n}} = defaults;\n\n"
+        + _fill("ts", 8)
+        + "export function renderHeader(route: Route) {\n"
+        "  return <TabBar key={route.key} title={route.title} />;\n}\n"
+    )
+    out, res = _send("Why does `renderHeader` lose the title?", "tsx", code, 0.3)
+    assert "  return <TabBar key={route.key} title={route.title} />;" in out
+    assert "import { TabBar } from './TabBar';" in out
+    assert "} = defaults;" not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

@@ -591,20 +591,44 @@ def decl_names(node: Any, depth: int = 0) -> list[str]:
         elif child.type in _NAME_TYPES and (fname in _DECL_FIELDS or node.type == "enumerator"):
             out.append(node_text(child))
         elif fname in _DECL_FIELDS and child.is_named:
-            if child.type in (
-                "pattern_list",
-                "tuple_pattern",
-                "list_pattern",
-                "tuple",
-                "object_pattern",  # `const { join, resolve } = require("path")`
-                "array_pattern",  # `const [ref, setRef] = useState()`
-            ):
+            if child.type in ("object_pattern", "array_pattern"):
+                # `const { join, resolve } = require("path")`, `const [ref, setRef] = …`:
+                # the names bound, not what a default value names (`color = 'gray'`)
+                out.extend(_bound(child))
+            elif child.type in ("pattern_list", "tuple_pattern", "list_pattern", "tuple"):
                 out.extend(IDENT.findall(node_text(child)))
             else:
                 out.extend(decl_names(child, depth + 1) or IDENT.findall(node_text(child))[-1:])
         elif child.type in _DECL_DESCEND:
             out.extend(decl_names(child, depth + 1))
     return out
+
+
+def _bound(pattern: Any, depth: int = 0) -> list[str]:
+    """The names a JS / TS destructuring pattern binds: its shorthand props, the values
+    of its `key: name` pairs, the left sides of its defaults, its rest element."""
+    out: list[str] = []
+    for c in pattern.named_children if depth < 8 else ():
+        if c.type in ("identifier", "shorthand_property_identifier_pattern"):
+            out.append(node_text(c))
+        elif c.type in ("object_assignment_pattern", "assignment_pattern"):
+            left = c.child_by_field_name("left")
+            out.extend(_bound_one(left, depth) if left is not None else [])
+        elif c.type == "pair_pattern":
+            value = c.child_by_field_name("value")
+            out.extend(_bound_one(value, depth) if value is not None else [])
+        elif c.type in ("rest_pattern", "object_pattern", "array_pattern"):
+            out.extend(_bound(c, depth + 1))
+    return out
+
+
+def _bound_one(node: Any, depth: int) -> list[str]:
+    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return [node_text(node)]
+    if node.type == "assignment_pattern":
+        left = node.child_by_field_name("left")
+        return _bound_one(left, depth) if left is not None else []
+    return _bound(node, depth + 1)
 
 
 class _Builder:
