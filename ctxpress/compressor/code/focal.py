@@ -559,8 +559,9 @@ _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:re
 _THIS_FIELDS = frozenset({"javascript", "typescript", "tsx"})
 # A TypeScript type alias or interface: a name for the compiler only.
 _TS = frozenset({"typescript", "tsx"})
-_SCOPE = re.compile(r"(~?)\b([A-Za-z_]\w*)\s*(::)?")
 _TS_TYPE = re.compile(r"\s*(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")
+# a name, written as a destructor's (`~Box`) or as a scope (`Box::`): ``_scopes_only``
+_SCOPE = re.compile(r"(~?)\b([A-Za-z_]\w*)\s*(::)?")
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
 # Words of a request to write code (``Implement `f` ...``) rather than to explain it.

@@ -604,13 +604,14 @@ def nested_cut(
 
     fn = node if u.collapsible else None
 
-    def cut(rows: set[int]) -> list[str]:
-        return cut_rows(outline, u, rows, _unnamed_parameters(outline, u, fn, rows))
+    def cut(rows: set[int], words: set[str]) -> list[str]:
+        # (``words``: those of ``rows``, all below the header)
+        return cut_rows(outline, u, rows, _unnamed_parameters(outline, fn, words))
 
+    # what the kept code uses from the enclosing body and the blocks on the way
+    words = set(IDENT.findall("\n".join(lines[r] for r in kept)))
     if cost is not None:
-        # what the kept code uses from the enclosing body and the blocks on the way: what it
-        # uses directly first, then what that uses; smallest first
-        words = set(IDENT.findall("\n".join(lines[r] for r in kept)))
+        # what it uses directly first, then what that uses; smallest first
         imported = {i for w in words for i in outline.top.get(w, ()) if i.kind == "import"}
         more = 0  # the imports the statements added use that the kept code did not
         for _ in range(2):
@@ -633,7 +634,7 @@ def nested_cut(
                     if i.kind == "import" and i not in imported
                 }
                 extra = sum(cost(lines[i.start : i.last + 1]) for i in new)
-                if cost(cut(trial)) + more + extra <= limit:
+                if cost(cut(trial, words | said)) + more + extra <= limit:
                     kept = trial
                     words.update(said)
                     imported |= new
@@ -641,7 +642,7 @@ def nested_cut(
                     grew = True
             if not grew:
                 break
-    return cut(kept)
+    return cut(kept, words)
 
 
 # A JS / TS parameter's or destructured prop's node, and where the name it binds is.
@@ -659,13 +660,11 @@ _PARAM_NAME = {
 _LONG_PARAMETERS = 6
 
 
-def _unnamed_parameters(
-    outline: Outline, u: Unit, fn: Any, rows: set[int]
-) -> list[tuple[int, int]]:
+def _unnamed_parameters(outline: Outline, fn: Any, words: set[str]) -> list[tuple[int, int]]:
     """Runs of rows of a long JS / TS parameter list (or of the one destructured
-    parameter, a component's props) that bind nothing the kept ``rows`` name: the
-    header of a long function cut around a closure gives way like the body around it.
-    Only parameters alone on their rows, in runs of two rows or more."""
+    parameter, a component's props) that bind none of ``words``, those of the kept code:
+    the header of a long function cut around a closure gives way like the body around
+    it. Only parameters alone on their rows, in runs of two rows or more."""
     if fn is None or outline.lang not in ("javascript", "typescript", "tsx"):
         return []
     params = fn.child_by_field_name("parameters")
@@ -680,7 +679,6 @@ def _unnamed_parameters(
         if pattern.type != "object_pattern":
             return []
         items = [c for c in pattern.named_children if c.type != "comment"]
-    words = set(IDENT.findall("\n".join(outline.lines[r] for r in rows if r > u.header_last)))
     return _unnamed_items(outline.lines, items, words)
 
 
