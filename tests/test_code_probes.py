@@ -4169,25 +4169,28 @@ def test_a_rust_backtrace_frame_names_its_function_not_its_module_path() -> None
     assert not res.over_budget
 
 
-def test_a_long_destructuring_a_closure_reads_keeps_the_props_it_names() -> None:
+@pytest.mark.parametrize("prop", ["option{i} = {i}", "option{i}: alias{i} = LIMIT"])
+def test_a_long_destructuring_a_closure_reads_keeps_the_props_it_names(prop: str) -> None:
     # element-dropdown's `const { testID, … fifty props … } = props;` around the asked-about
     # `onAutoPosition`, which reads one of them: the statement was kept whole (260 tokens
-    # over there) or, where it did not fit the cut, left out with the prop the closure reads
-    props = "".join(f"      option{i} = {i},\n" for i in range(40))
+    # over there) or, where it did not fit the cut, left out with the prop the closure reads.
+    # `option7: alias7 = LIMIT` binds `alias7` only: the closure reading `LIMIT` needs none
+    props = "".join("      " + prop.format(i=i) + ",\n" for i in range(40))
     code = (
+        "const LIMIT = 100;\n\n"
         "const Dropdown = React.forwardRef((props, currentRef) => {\n"
         f"    const {{\n{props}      search = false,\n    }} = props;\n\n"
         + "".join(f"    const [v{i}, setV{i}] = useState({i});\n" for i in range(16))
         + "    const renderModal = useCallback(() => {\n"
         + "".join(f"      const w{i} = v{i} * 2;\n" for i in range(16))
-        + "      const onAutoPosition = () => {\n        return v0 < (search ? 150 : 100);\n"
+        + "      const onAutoPosition = () => {\n        return v0 < (search ? 150 : LIMIT);\n"
         "      };\n      return <Modal auto={onAutoPosition()} />;\n    }, [v0]);\n"
         "    return <View>{renderModal()}</View>;\n});\n"
     )
     out, res = _send("Why does `onAutoPosition` return the wrong value?", "tsx", code, 0.3)
-    assert "        return v0 < (search ? 150 : 100);" in out
+    assert "        return v0 < (search ? 150 : LIMIT);" in out
     assert "      search = false,\n    } = props;" in out
-    assert "      option7 = 7," not in out
+    assert prop.format(i=7) not in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
 

@@ -605,30 +605,34 @@ def decl_names(node: Any, depth: int = 0) -> list[str]:
 
 
 def _bound(pattern: Any, depth: int = 0) -> list[str]:
-    """The names a JS / TS destructuring pattern binds: its shorthand props, the values
-    of its `key: name` pairs, the left sides of its defaults, its rest element."""
+    """The names a JS / TS destructuring pattern binds, item by item."""
     out: list[str] = []
     for c in pattern.named_children if depth < 8 else ():
-        if c.type in ("identifier", "shorthand_property_identifier_pattern"):
-            out.append(node_text(c))
-        elif c.type in ("object_assignment_pattern", "assignment_pattern"):
-            left = c.child_by_field_name("left")
-            out.extend(_bound_one(left, depth) if left is not None else [])
-        elif c.type == "pair_pattern":
-            value = c.child_by_field_name("value")
-            out.extend(_bound_one(value, depth) if value is not None else [])
-        elif c.type in ("rest_pattern", "object_pattern", "array_pattern"):
-            out.extend(_bound(c, depth + 1))
+        out.extend(pattern_binds(c, depth))
     return out
 
 
-def _bound_one(node: Any, depth: int) -> list[str]:
-    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
-        return [node_text(node)]
-    if node.type == "assignment_pattern":
-        left = node.child_by_field_name("left")
-        return _bound_one(left, depth) if left is not None else []
-    return _bound(node, depth + 1)
+def pattern_binds(item: Any, depth: int = 0) -> list[str]:
+    """The names one JS / TS parameter or destructured item binds: a shorthand prop,
+    the value of `key: name`, the left side of a default (`key: alias = fallback` binds
+    `alias` only), a rest element; what a default value names is not bound."""
+    if item.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return [node_text(item)]
+    if item.type in ("rest_pattern", "object_pattern", "array_pattern"):
+        return _bound(item, depth + 1)
+    field = _BINDS_IN.get(item.type)
+    inner = item.child_by_field_name(field) if field and depth < 8 else None
+    return pattern_binds(inner, depth + 1) if inner is not None else []
+
+
+# the field of a JS / TS pattern item that holds what it binds
+_BINDS_IN = {
+    "object_assignment_pattern": "left",
+    "assignment_pattern": "left",
+    "pair_pattern": "value",
+    "required_parameter": "pattern",
+    "optional_parameter": "pattern",
+}
 
 
 class _Builder:

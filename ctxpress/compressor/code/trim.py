@@ -52,6 +52,7 @@ from ctxpress.compressor.code.outline import (
     head_text,
     indent_of,
     node_at,
+    pattern_binds,
     refs,
     relate,
     users,
@@ -645,17 +646,19 @@ def nested_cut(
     return cut(kept, words)
 
 
-# A JS / TS parameter's or destructured prop's node, and where the name it binds is.
-_PARAM_NAME = {
-    "shorthand_property_identifier_pattern": None,
-    "identifier": None,
-    "object_assignment_pattern": "left",
-    "assignment_pattern": "left",
-    "pair_pattern": "value",
-    "required_parameter": "pattern",
-    "optional_parameter": "pattern",
-    "rest_pattern": None,
-}
+# The JS / TS parameters and destructured props a long list can give way to an elision.
+_ITEMS = frozenset(
+    {
+        "shorthand_property_identifier_pattern",
+        "identifier",
+        "object_assignment_pattern",
+        "assignment_pattern",
+        "pair_pattern",
+        "required_parameter",
+        "optional_parameter",
+        "rest_pattern",
+    }
+)
 # a parameter list this long (in rows) is a header worth cutting
 _LONG_PARAMETERS = 6
 
@@ -714,12 +717,7 @@ def _unnamed_items(lines: list[str], items: list[Any], words: set[str]) -> list[
             and (i == 0 or end_row(items[i - 1]) < a)
             and (i + 1 == len(items) or items[i + 1].start_point[0] > b)
         )
-        if c.type not in _PARAM_NAME:
-            alone = False
-        field = _PARAM_NAME.get(c.type)
-        named = c.child_by_field_name(field) if field else c
-        binds = set(IDENT.findall(node_text(named))) if named is not None else set()
-        if alone and not (binds & words):
+        if alone and c.type in _ITEMS and not words.intersection(pattern_binds(c)):
             run.extend((a, b))
             continue
         if run and run[-1] > run[0]:
