@@ -43,11 +43,17 @@ ReadStat; C++ in libsass, marisa-trie, react-native-skia's cpp and the toml11, m
 headers; JS / TS / TSX / Java in mongoose, nodemailer, winston, sequelize, native-base,
 react-native-skia, gifted-chat, element-dropdown, navigation, ble-plx, google-signin,
 async-storage, vision-camera; Go backoff, go-toml, mergo, xz, glob, msgpack and Rust quick-xml,
-bincode, time, uuid, dashmap, unicode-normalization from Debian. Same draw, prompt kinds,
-columns and JSON as code_fresh.py.
+bincode, time, uuid, dashmap, unicode-normalization from Debian. Set ``i`` (chosen 2026-12-05,
+after set h's fixes): Python in dnspython, soupsieve, beautifulsoup4, deepdiff, icalendar,
+jsonpickle, pypika; C in pysam's htslib (and htscodecs) and pygit2; C++ in pyodbc and the
+websocketpp, hopscotch-map headers; JS / TS / TSX / Java in pg, postcss, bull, nunjucks,
+@noble/curves, signalr, track-player, blueprint, victory-native, stripe-react-native,
+collapsible-tab-view, keyboard-controller, date-picker; Go decimal, tcell, gods, goleveldb,
+json-iterator, pgx and Rust ignore, encoding_rs, flate2, indicatif, num-bigint from Debian.
+Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g|h] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g|h] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g|h|i] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|i] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -71,6 +77,7 @@ _PY_E = "flask tqdm bidict blinker Mako"
 _PY_F = "paramiko pexpect urllib3 prompt_toolkit typing_extensions"
 _PY_G = "arrow jmespath voluptuous webob pycodestyle markdown"
 _PY_H = "bleach plumbum lark Cerberus glom pydash"
+_PY_I = "dnspython soupsieve beautifulsoup4 deepdiff icalendar jsonpickle PyPika"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -275,6 +282,38 @@ SETS = {
             "npm/shopify-react-native-skia*/package/cpp/jsi/**/*.[ch]*",
             f"{INC}/toml/*.hpp",
             f"{INC}/mapbox/*.hpp",
+        ],
+    },
+    "i": {
+        "PYPI": "dnspython-2.7.0 soupsieve-2.6 beautifulsoup4-4.12.3 deepdiff-8.0.1"
+        " icalendar-6.0.1 jsonpickle-3.3.0 PyPika-0.48.9 pysam-0.22.1 pygit2-1.16.0"
+        " pyodbc-5.2.0",
+        "NPM_PKGS": "pg@8.13.0 postcss@8.4.47 bull@4.16.3 nunjucks@3.2.4 @noble/curves@1.6.0"
+        " @microsoft/signalr@8.0.7 react-native-track-player@4.1.1 @blueprintjs/core@5.13.0"
+        " victory-native@41.4.0 @stripe/stripe-react-native@0.39.0"
+        " react-native-collapsible-tab-view@7.0.1 react-native-keyboard-controller@1.14.0"
+        " react-native-date-picker@5.0.7",
+        "DEBS": "golang-github-shopspring-decimal-dev=1.2.0-2"
+        " golang-github-gdamore-tcell.v2-dev=2.5.4-1 golang-github-emirpasic-gods-dev=1.12.0-2"
+        " golang-github-syndtr-goleveldb-dev=0.0~git20200815.5c35d60-1"
+        " golang-github-json-iterator-go-dev=1.1.12-1 golang-github-jackc-pgx-v4-dev=4.15.0-4"
+        " librust-ignore-dev=0.4.18-2+b1 librust-encoding-rs-dev=0.8.31-2"
+        " librust-flate2-dev=1.0.25-1 librust-indicatif-dev=0.17.3-2"
+        " librust-num-bigint-dev=0.4.3-2 libwebsocketpp-dev=0.8.2-4"
+        " libtsl-hopscotch-map-dev=2.3.0-3",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_I.split()],
+        "C_GLOBS": [
+            "pypi/pysam*/htslib/*.[ch]",
+            "pypi/pysam*/htslib/htslib/*.h",
+            "pypi/pysam*/htslib/cram/*.[ch]",
+            "pypi/pysam*/htslib/htscodecs/htscodecs/*.[ch]",
+            "pypi/pygit2*/src/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/pyodbc*/src/*.cpp",
+            "pypi/pyodbc*/src/*.h",
+            f"{INC}/websocketpp/**/*.hpp",
+            f"{INC}/tsl/*.h",
         ],
     },
 }
