@@ -4213,3 +4213,108 @@ def test_a_destructuring_defines_the_names_it_binds_not_those_its_defaults_use()
     assert "} = defaults;" not in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_go_iota_group_keeps_its_specs_up_to_the_last_one_named() -> None:
+    # tcell's key.go: `const ( KeyRune Key = iota + 256 … a hundred keys … )`, of which
+    # `Name` reads the first, was kept whole, 454 tokens over; and a group whose every spec
+    # writes `1 << iota` was cut to the spec named, which then read another value
+    keys = "".join(f"\tKeyF{i}\n" for i in range(100))
+    code = "package tcell\n\nconst (\n\tKeyRune Key = iota + 256\n" + keys + ")\n\n"
+    code += _fill("go", 4) + "func (k Key) Name() string {\n\tif k == KeyRune {\n"
+    code += '\t\treturn "Rune"\n\t}\n\treturn "Key"\n}\n'
+    out, res = _send("Why does `Name` return the wrong value?", "go", code, 0.2)
+    assert "const (\n\tKeyRune Key = iota + 256\n" in out
+    assert "\tKeyF50\n" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+    flags = "".join(f"\t// Flag{i} is documented.\n\tFlag{i} = 1 << iota\n" for i in range(60))
+    code = "package flags\n\nconst (\n" + flags + ")\n\n" + _fill("go", 4)
+    code += "func IsLast(f int) bool {\n\treturn f&Flag8 != 0\n}\n"
+    out, res = _send("Why does `IsLast` return the wrong value?", "go", code, 0.2)
+    assert "\tFlag8 = 1 << iota\n" in out
+    assert "\tFlag0 = 1 << iota\n" in out and "\tFlag7 = 1 << iota\n" in out  # its place
+    assert "\tFlag9 = 1 << iota" not in out and "is documented" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+    # go-version's `VersionRegexpRaw string = `…` +` over three rows: a spec is kept whole
+    others = "".join(f'\tOther{i} = "{i}"\n' for i in range(40))
+    raw = "\tSemverRaw string = `v?([0-9]+)` +\n\t\t`(\\+[0-9A-Za-z]+)?` +\n\t\t`?`\n"
+    code = "package version\n\nconst (\n" + raw + others + ")\n\n" + _fill("go", 4)
+    code += 'func Check() string {\n\treturn "^" + SemverRaw + "$"\n}\n'
+    out, res = _send("Why does `Check` return the wrong value?", "go", code, 0.3)
+    assert raw in out and "Other20" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+
+
+@pytest.mark.parametrize(
+    ("tag", "head", "close"),
+    [
+        # noble-curves' `export const jubjub = /* @__PURE__ */ twistedEdwards({…} as const);`
+        ("ts", "export const jubjub = /* @__PURE__ */ twistedEdwards({", "} as const);"),
+        # tcell's `var testTerminfo = &Terminfo{…}`
+        ("go", "var testTerminfo = &Terminfo{", "}"),
+    ],
+)
+def test_a_long_value_behind_a_call_or_an_address_collapses(
+    tag: str, head: str, close: str
+) -> None:
+    fields = "".join(f"  field{i}: '{'x' * 40}{i}',\n" for i in range(30))
+    if tag == "go":
+        fields = fields.replace("  ", "\t").replace("'", '"')
+        code = f"package terminfo\n\n{head}\n{fields}{close}\n\n" + _fill("go", 8)
+        code += "func Check() string {\n\tti := testTerminfo\n\treturn ti.field3\n}\n"
+        name = "testTerminfo"
+    else:
+        code = f"{head}\n{fields}{close}\n\n" + _fill("ts", 8)
+        code += "export function groupHash(tag: string) {\n  return jubjub.field3 + tag;\n}\n"
+        name = "jubjub"
+    asked = "Check" if tag == "go" else "groupHash"
+    out, res = _send(f"Why does `{asked}` return the wrong value?", tag, code, 0.2)
+    assert head in out and name in out
+    assert "field20" not in out
+    assert clean_parse("go" if tag == "go" else "typescript", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_global_a_module_statement_defines_keeps_no_function_that_assigns_it() -> None:
+    # dnspython's tests/util.py: `have_ipv4` reads `_have_ipv4`, defined by `_have_ipv4 =
+    # False` and assigned anew under `global` by `is_internet_reachable`, whose whole body
+    # (a long docstring too) was kept as a second definition, 140 tokens over
+    doc = "".join(
+        f"    Line {i} of why this check is cached and how it decides.\n" for i in range(12)
+    )
+    code = (
+        "import os\n\n_have_ipv4 = False\n\n"
+        f'def is_internet_reachable():\n    """Check it.\n\n{doc}    """\n'
+        "    global _have_ipv4\n    _have_ipv4 = os.environ.get('IPV4') == '1'\n"
+        "    return _have_ipv4\n\n"
+        + _fill("python", 6)
+        + "def have_ipv4():\n    if not is_internet_reachable():\n        return False\n"
+        "    return _have_ipv4\n"
+    )
+    out, res = _send("Why does `have_ipv4` return the wrong value?", "python", code, 0.25)
+    assert "_have_ipv4 = False" in out and "    return _have_ipv4" in out
+    assert "Line 5 of why" not in out
+    assert clean_parse("python", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_an_import_list_keeps_what_a_needed_statement_names() -> None:
+    # tcell's encoding.go: `GetEncoding` locks `encodingLk`, kept as `var encodingLk
+    # sync.Mutex`; the import list was cut to what the function itself names, without `sync`
+    imports = "".join(f'\t"example.com/pkg{i}"\n' for i in range(30))
+    code = (
+        f'package tcell\n\nimport (\n\t"strings"\n\t"sync"\n{imports})\n\n'
+        "var encodingLk sync.Mutex\n\n"
+        + _fill("go", 8)
+        + "func GetEncoding(charset string) string {\n\tencodingLk.Lock()\n"
+        "\tdefer encodingLk.Unlock()\n\treturn strings.ToLower(charset)\n}\n"
+    )
+    out, res = _send("Why does `GetEncoding` return the wrong value?", "go", code, 0.25)
+    assert "var encodingLk sync.Mutex" in out
+    assert '\t"sync"\n' in out and '\t"strings"\n' in out
+    assert "pkg7" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget

@@ -914,6 +914,9 @@ def required(
                 and (u.kind != "block" or u.collapsible or u.last - u.start < _SHORT_ROWS)
             ]
             real = [u for u in cands if not u.abstract] or cands
+            # a function that binds it with `global` only assigns it anew where a module
+            # statement defines it too (`_have_ipv4 = False`)
+            real = [u for u in real if u.kind != "func" or w in u.defs] or real
             if w in scopes:
                 # `Arg::_value`, `Arg::reset()`: the class, not its constructors
                 real = [u for u in real if u.kind == "class"] or real

@@ -860,7 +860,7 @@ class _Builder:
         end and start their lines: the head still defines the statement's names, and one
         elision inside brackets parses wherever a value does."""
         lines, todo = self.lines, [node]
-        for _ in range(6):
+        for _ in range(8):  # `export const X = f({ … } as const)` is 7 deep
             nxt = []
             for n in todo:
                 kids = n.children
@@ -887,6 +887,8 @@ class _Builder:
                         nxt.append(c)
                     elif fname == "body" and n.type == "composite_literal":
                         nxt.append(c)  # Go: `T{` … `}`
+                    elif fname == "operand" and n.type == "unary_expression":
+                        nxt.append(c)  # Go: `&T{` … `}`
             todo = nxt
 
     def union_body(self, unit: Unit, core: Any) -> None:

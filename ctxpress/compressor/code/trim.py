@@ -795,8 +795,6 @@ def _path_rows(
 
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 _GO_GROUP = re.compile(r"\s*(?:const|var)\s*\(\s*(?://.*)?$")
-# the names a spec of such a group declares: `A, B int = 1, 2` declares A and B
-_GO_SPEC_NAMES = re.compile(r"(?:^\s*|,\s*)([A-Za-z_]\w*)(?=\s*(?:,|$)|\s+[^\s,])")
 # Languages whose structs hold their fields as lines, not units (`struct node { int n; }`).
 _FIELD_LINES = frozenset({"c", "cpp"})
 
@@ -819,6 +817,13 @@ def required_parts(
         used.update(names & shown[f] if shown and f in shown else names)
         read.update(b for _, b in refs(outline, f)[2])
     lines, out = outline.lines, {}
+    # an import list keeps what the needed definitions show of themselves too, at least
+    # (a statement's head, a signature): `var encodingLk sync.Mutex` wants `sync`
+    shows = set(used)
+    for u, _ in needed:
+        if u.kind != "import":
+            end = u.head_end if u.collapsible else u.last
+            shows.update(IDENT.findall("\n".join(lines[u.start : end + 1])))
     for u, _ in needed:
         if (
             outline.lang in _FIELD_LINES
@@ -841,7 +846,7 @@ def required_parts(
         while head < u.last and lines[head].lstrip().startswith(("#[", "@")):
             head += 1
         if u.kind == "import" and u.last > head + 1:
-            wanted = used.intersection(u.defs)
+            wanted = shows.intersection(u.defs)
             keep = [
                 r
                 for r in rows[head - u.start + 1 : -1]
@@ -860,18 +865,47 @@ def required_parts(
                 out[u] = cut_rows(outline, u, set(rows) - gone)
                 continue
         if outline.lang == "go" and _GO_GROUP.match(lines[head]) and u.last > head + 1:
-            # a Go `const (` / `var (` group: the specs the focal code names, elisions
-            # between (only where every spec has its own `=`: one without repeats the one
-            # before it, `iota`'s, and would read another value out of its place)
-            specs = [r for r in range(head + 1, u.last) if lines[r].strip()]
-            specs = [r for r in specs if not lines[r].lstrip().startswith("//")]
-            said = {r for r in specs if used & set(_GO_SPEC_NAMES.findall(lines[r].split("=")[0]))}
-            if said and all("=" in lines[r] and _balanced(lines[r]) for r in specs):
-                out[u] = cut_rows(outline, u, {*range(u.start, head + 1), *said, u.last})
+            specs = _go_specs_kept(outline, head, used)
+            kept = {*range(u.start, head + 1), *specs, u.last}
+            if specs and len(kept) < u.last - u.first + 1:  # (a leading comment gives way too)
+                out[u] = cut_rows(outline, u, kept)
             continue
         if len(rows) < u.last - u.first + 1:
             out[u] = [lines[r] for r in rows]
     return out
+
+
+def _go_specs_kept(outline: Outline, head: int, used: set[str]) -> set[int]:
+    """Rows of a Go `const (` / `var (` group (its line ``head``) to keep: the specs that
+    name any of ``used``, where every spec has its own value. One without repeats the one
+    before it (`iota`'s), and any spec's `iota` is its place: such a group keeps every
+    spec up to the last one named, which leaves each value as it was. Comments give way;
+    empty where nothing can be cut so."""
+    node = node_at(outline, head) if outline.tree is not None else None
+    while node is not None and node.type not in ("const_declaration", "var_declaration"):
+        node = node.parent
+    if node is None:
+        return set()
+    holder = next((c for c in node.named_children if c.type == "var_spec_list"), node)
+    specs = [c for c in holder.named_children if c.type in ("const_spec", "var_spec")]
+
+    def names(spec: Any) -> set[str]:
+        return {
+            node_text(c)
+            for i, c in enumerate(spec.children)
+            if spec.field_name_for_child(i) == "name" and c.type == "identifier"
+        }
+
+    said = [i for i, spec in enumerate(specs) if used & names(spec)]
+    if not said:
+        return set()
+    if not all(s.child_by_field_name("value") and "iota" not in node_text(s) for s in specs):
+        said = list(range(said[-1] + 1))
+    rows = {r for i in said for r in range(specs[i].start_point[0], end_row(specs[i]) + 1)}
+    others = (specs[i] for i in range(len(specs)) if i not in said)
+    if any(s.start_point[0] in rows or end_row(s) in rows for s in others):
+        return set()  # (a spec shares a row with one that goes)
+    return rows
 
 
 def partial_bodies(outline: Outline, focal: list[Unit], costs: _Costs) -> dict[Unit, list[str]]:
