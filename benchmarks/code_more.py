@@ -50,10 +50,17 @@ websocketpp, hopscotch-map headers; JS / TS / TSX / Java in pg, postcss, bull, n
 @noble/curves, signalr, track-player, blueprint, victory-native, stripe-react-native,
 collapsible-tab-view, keyboard-controller, date-picker; Go decimal, tcell, gods, goleveldb,
 json-iterator, pgx and Rust ignore, encoding_rs, flate2, indicatif, num-bigint from Debian.
+Set ``j`` (chosen 2026-12-05, after set i's fixes): Python in sqlglot, cleo, python-statemachine,
+pony, lmfit, construct, babel; C in pylibjpeg-openjpeg's OpenJPEG and python-crfsuite's
+CRFsuite (and liblbfgs); C++ in jsonnet and the libosmium, gmm headers; JS / TS / TSX / Java in
+objection, leaflet, js-yaml, yjs, mocha, @hapi/hapi, chevrotain, @js-temporal/polyfill,
+@azure/msal-common, react-complex-tree, wagmi-charts, sortables, moti, react-native-camera; Go
+expr, gorm, kong, tview, apd, goquery and Rust pest, tui, rust_decimal, rusqlite, fst,
+pulldown-cmark from Debian.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|c|d|e|f|g|h|i] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|i] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|j] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|j] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -78,6 +85,7 @@ _PY_F = "paramiko pexpect urllib3 prompt_toolkit typing_extensions"
 _PY_G = "arrow jmespath voluptuous webob pycodestyle markdown"
 _PY_H = "bleach plumbum lark Cerberus glom pydash"
 _PY_I = "dnspython soupsieve beautifulsoup4 deepdiff icalendar jsonpickle PyPika"
+_PY_J = "sqlglot cleo python_statemachine pony lmfit construct babel"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -314,6 +322,40 @@ SETS = {
             "pypi/pyodbc*/src/*.h",
             f"{INC}/websocketpp/**/*.hpp",
             f"{INC}/tsl/*.h",
+        ],
+    },
+    "j": {
+        "PYPI": "sqlglot-30.31.0 cleo-2.1.0 python_statemachine-3.2.2 pony-0.7.20 lmfit-1.3.4"
+        " construct-2.10.70 babel-2.19.0 pylibjpeg_openjpeg-2.6.0 python_crfsuite-0.9.12"
+        " jsonnet-0.22.0",
+        "NPM_PKGS": "objection@3.1.5 leaflet@1.9.4 js-yaml@4.1.0 yjs@13.6.20 mocha@10.8.2"
+        " @hapi/hapi@21.3.12 chevrotain@11.0.3 @js-temporal/polyfill@0.4.4"
+        " @azure/msal-common@14.16.0 react-complex-tree@2.6.4 react-native-wagmi-charts@3.0.1"
+        " react-native-sortables@1.10.1 moti@0.30.0 react-native-camera@4.2.1",
+        "DEBS": "golang-github-antonmedv-expr-dev=1.8.9-2 golang-github-jinzhu-gorm-dev=1.9.6-2"
+        " golang-github-alecthomas-kong-dev=0.7.1-1"
+        " golang-github-rivo-tview-dev=0.0~git20221029.c4a7e50-1"
+        " golang-github-cockroachdb-apd-dev=2.0.1-1"
+        " golang-github-puerkitobio-goquery-dev=1.1.0+git20170324.3.ed7d758-1.1"
+        " librust-pest-dev=2.5.2-1 librust-tui-dev=0.19.0-1 librust-rust-decimal-dev=1.23.1-1"
+        " librust-rusqlite-dev=0.28.0-4 librust-fst-dev=0.3.5-1+b1"
+        " librust-pulldown-cmark-dev=0.9.2-1+b2 libosmium2-dev=2.19.0-1"
+        " libgmm-dev=5.4.2+dfsg1-3+b1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_J.split()],
+        "C_GLOBS": [
+            "pypi/pylibjpeg_openjpeg*/lib/openjpeg/src/lib/openjp2/*.[ch]",
+            "pypi/pylibjpeg_openjpeg*/lib/openjpeg/src/lib/openjpip/*.[ch]",
+            "pypi/pylibjpeg_openjpeg*/lib/openjpeg/src/bin/*/*.[ch]",
+            "pypi/python_crfsuite*/crfsuite/include/*.h",
+            "pypi/python_crfsuite*/crfsuite/lib/**/*.[ch]",
+            "pypi/python_crfsuite*/crfsuite/frontend/*.[ch]",
+            "pypi/python_crfsuite*/liblbfgs/lib/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/jsonnet*/core/*.cpp",
+            "pypi/jsonnet*/core/*.h",
+            f"{INC}/osmium/**/*.hpp",
+            f"{INC}/gmm/*.h",
         ],
     },
 }
