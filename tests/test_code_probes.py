@@ -4318,3 +4318,87 @@ def test_an_import_list_keeps_what_a_needed_statement_names() -> None:
     assert "pkg7" not in out
     assert clean_parse("go", out.encode()) is not None
     assert not res.over_budget
+
+
+_STEPS = "".join(f"    const step{i} = useMemoValue({i});\n" for i in range(100))
+
+
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        # react-native-sortables' `const { DragProvider, useDragContext } =
+        # createProvider('Drag')<Props, Ctx>(({ … }) => { … })`: a destructured factory call
+        (
+            "const { DragProvider, useDragContext } = createProvider('Drag')<\n"
+            "  DragProviderProps,\n  DragContextType\n>(({ overDrag }) => {\n",
+            "  return { value: { overDrag } };\n});\n",
+        ),
+        # its `createGridStrategy = (reorder) => () => {…}`: a curried arrow
+        ("export const createGridStrategy =\n  (reorder: Reorder) =>\n  () => {\n", "  };\n"),
+        # its `useTouchableGesture = ({ … }) => useMemo(() => {…}, [deps])`
+        (
+            "const useTouchableGesture = ({ gestureMode }: Props) =>\n  useMemo(() => {\n",
+            "  }, [gestureMode]);\n",
+        ),
+    ],
+)
+def test_a_closure_in_a_function_a_call_or_an_arrow_returns_is_found(head: str, tail: str) -> None:
+    # each was read as a statement with no function in it: the asked-about closure was not
+    # found, and the answer held a map of the file without it
+    closure = (
+        "      const maybeClampPosition = (x: number, y: number) => ({\n"
+        "        x: clamp(x, 0, step3),\n        y: clamp(y, 0, step7),\n      });\n"
+    )
+    code = "import { clamp } from 'react-native-reanimated';\n\n" + _fill("ts", 6)
+    code += head + _STEPS + "    const onMove = useCallback(() => {\n" + closure
+    code += "      move(maybeClampPosition(1, 2));\n    }, []);\n" + tail
+    out, res = _send("Why does `maybeClampPosition` return the wrong value?", "ts", code, 0.3)
+    assert closure in out and "step40 =" not in out  # cut around it
+    assert clean_parse("typescript", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_closure_typed_as_a_function_over_lines_is_found() -> None:
+    # moti's `const callback: (` … `) => void = (completed = false, …) => {` in `useMotify`
+    closure = (
+        "    const callback: (\n      completed: boolean | undefined,\n"
+        "      value: unknown\n    ) => void = (completed = false, value) => {\n"
+        "      if (completed) {\n        onDidAnimate(value);\n      }\n    };\n"
+    )
+    code = _fill("ts", 6) + "export function useMotify(onDidAnimate: (v: unknown) => void) {\n"
+    code += _STEPS + closure + "  return callback;\n}\n"
+    out, res = _send("Why does `callback` return the wrong value?", "ts", code, 0.3)
+    assert closure in out and "step40 =" not in out
+    assert clean_parse("typescript", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_an_untagged_file_whose_table_fills_its_start_is_read_by_its_end() -> None:
+    # pulldown-cmark's entities.rs: a 2,125-row table, then `pub(crate) fn get_entity`; with
+    # no cue in its first 20,000 characters the untagged block was not read as Rust, 28,741
+    # tokens over
+    rows = "".join(f'    (b"Entity{i:04}", "\\u{{{i:04X}}}"),\n' for i in range(1200))
+    code = f"const ENTITIES: [(&[u8], &str); 1200] = [\n{rows}];\n\n"
+    code += "pub(crate) fn get_entity(bytes: &[u8]) -> Option<&'static str> {\n"
+    code += "    ENTITIES\n        .binary_search_by_key(&bytes, |&(key, _value)| key)\n"
+    code += "        .ok()\n        .map(|i| ENTITIES[i].1)\n}\n"
+    out, res = _send("Why does `get_entity` return the wrong value?", "", code, 0.1)
+    assert "        .map(|i| ENTITIES[i].1)\n}" in out
+    assert "Entity0700" not in out
+    assert clean_parse("rust", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_file_long_for_one_string_literal_is_no_minified_code() -> None:
+    # expr's bench_test.go: a 92 kB expression in backquotes on one row of one benchmark was
+    # read as a minified bundle, and the file left whole, 31,712 tokens over
+    expression = " or ".join(f"Segments[0].Origin in ['A{i}','B{i}']" for i in range(300))
+    code = 'package expr\n\nimport (\n\t"testing"\n)\n\n' + _fill("go", 6)
+    code += "func Benchmark_insane(b *testing.B) {\n\texpression := `" + expression + "`\n"
+    code += "\tfor n := 0; n < b.N; n++ {\n\t\trun(expression)\n\t}\n}\n\n"
+    code += "func Benchmark_access(b *testing.B) {\n\tfor n := 0; n < b.N; n++ {\n"
+    code += '\t\trun("Segments[0].Origin")\n\t}\n}\n'
+    out, res = _send("Why is `Benchmark_access` slow?", "go", code, 0.2)
+    assert '\t\trun("Segments[0].Origin")' in out and "['A150','B150']" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget

@@ -72,6 +72,9 @@ _PY_TRACEBACK = "Traceback (most recent call last)"
 # (A `//` line is a comment, such as a bundle's inline source map, `//# sourceMappingURL=
 # data:…`, which may be most of a file whose code is not minified at all.)
 _MINIFIED = 400
+# A string on one line: a row long only for one (a 90 kB test expression in Go's backquotes)
+# is no minified code, and trims like any other.
+_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`\n]*`')
 
 
 @dataclass
@@ -283,9 +286,14 @@ class CodeStage:
         tokens = ctx.counter.text(code)
         if tokens < min_tokens:
             return
-        widths = [len(r) for r in code.split("\n") if not r.lstrip().startswith("//")]
+        rows = [r for r in code.split("\n") if not r.lstrip().startswith("//")]
+        widths = [len(r) for r in rows]
         longest = max(widths, default=0)
-        if longest > _MINIFIED and 2 * longest > sum(widths):
+        if (
+            longest > _MINIFIED
+            and 2 * longest > sum(widths)
+            and len(_LITERAL.sub('""', max(rows, key=len))) > _MINIFIED
+        ):
             ctx.note(f"m{i}: {lang or 'code'} block left as is (minified: lines are kept whole)")
             return
         failed: dict[str, Tree] = {}

@@ -530,6 +530,8 @@ _NESTED_DEF = (
     r"(?:\bdef|\bfunction\*?|\bfn|\bclass|\bstruct|\benum|\btype)\s+({0})\b"
     r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?=\s*"
     + _JS_FUNCTION
+    # (typed as a function over lines: `const callback: (` … `) => void = (done) => {`)
+    + r"|\b(?:const|let|var)\s+({0})\s*:\s*\(\s*$"
     + r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
     r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^{{=]*)?\{{"

@@ -283,7 +283,12 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"^\s*(def |class \w+.*:\s*$|from [\w.]+ import |import \w+\s*$|@\w+)", re.M),
     ),
     ("go", re.compile(r"^(package \w+|func [\w(]|import \()", re.M)),
-    ("rust", re.compile(r"^\s*(fn |pub (fn|struct|enum|mod)|use \w+::|impl\b|let mut )", re.M)),
+    (
+        "rust",
+        re.compile(
+            r"^\s*(fn |pub(\([\w:]+\))? (fn|struct|enum|mod)|use \w+::|impl\b|let mut )", re.M
+        ),
+    ),
     (
         "java",
         re.compile(
@@ -329,7 +334,8 @@ _COMMENT_ROW = re.compile(r"\s*(?://|/\*|\*|#!)|\s*$")
 def candidates(code: str) -> list[str]:
     """Languages worth trying for untagged ``code``, most likely first (by line-start cues;
     a package clause first of all). Each grammar tried costs a parse of the whole block."""
-    head = code[:20000]
+    # (its start and its end: a long table may fill the first 20,000 characters)
+    head = code if len(code) <= 40000 else code[:20000] + "\n" + code[-20000:]
     scored = sorted(
         ((len(rx.findall(head)), i, name) for i, (name, rx) in enumerate(_CUES)),
         key=lambda t: (-t[0], t[1]),

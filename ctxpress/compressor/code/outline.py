@@ -346,6 +346,22 @@ def _call_function(value: Any, functions: frozenset[str]) -> Any:
     return None
 
 
+def _returned_block(body: Any, functions: frozenset[str]) -> Any:
+    """The `{ … }` body of the function an arrow's expression body is (a curried `(a) =>
+    () => {…}`) or a call there wraps (`({ …props }) => useMemo(() => {…}, [deps])`):
+    where the code of such an arrow is, and what it collapses around; else None."""
+    for _ in range(4):
+        body = _unparen(body)
+        if body is not None and body.type == "call_expression":
+            body = _call_function(body, functions)
+        if body is None or body.type not in functions:
+            return None
+        body = body.child_by_field_name("body")
+        if body is not None and body.type == "statement_block":
+            return body
+    return None
+
+
 # Field names under which a statement declares what it defines.
 _DECL_FIELDS = ("name", "declarator", "left", "property")
 _DECL_DESCEND = frozenset(
@@ -805,11 +821,13 @@ class _Builder:
         value = _bare(_one_variable(node)[1])
         return value is not None and value.type in self.spec.functions
 
-    def held_function(self, core: Any) -> tuple[Any, str | None] | None:
+    def held_function(self, core: Any) -> tuple[Any, tuple[str, ...]] | None:
         """JS family: the function a variable or class field holds through a wrapping call
-        (``_call_function``), with the variable's name; or a module's default export so
-        held (`export default forwardRef(function Container(…) {…})`), by its own name.
-        None where the call passes an object with methods (``_call_object``'s)."""
+        (``_call_function``), with the names the variable binds (a factory's `const {
+        DragProvider, useDragContext } = createProvider('Drag')(…)`: both, the first its
+        name); or a module's default export so held (`export default forwardRef(function
+        Container(…) {…})`), by its own name (no names). None where the call passes an
+        object with methods (``_call_object``'s)."""
         if self.lang not in ("javascript", "typescript", "tsx"):
             return None
         if core.type in ("lexical_declaration", "variable_declaration"):
@@ -821,14 +839,20 @@ class _Builder:
             name, value = None, core
         else:
             return None
-        if name is not None and name.type not in ("identifier", "property_identifier"):
+        if name is None:
+            names: tuple[str, ...] = ()
+        elif name.type in ("identifier", "property_identifier"):
+            names = (node_text(name),)
+        elif name.type in ("object_pattern", "array_pattern"):
+            names = tuple(dict.fromkeys(_bound(name)))
+        else:
             return None
-        if _call_object(value, self.spec.functions) is not None:
+        if (name is not None and not names) or _call_object(value, self.spec.functions):
             return None
         fn = _call_function(value, self.spec.functions)
         if fn is None or (name is None and fn.child_by_field_name("name") is None):
             return None
-        return fn, node_text(name) if name is not None else None
+        return fn, names
 
     def brace_body(self, unit: Unit, body: Any) -> None:
         """Make ``unit`` collapsible around a ``{ … }`` body when its braces sit on own lines."""
@@ -1107,6 +1131,7 @@ class _Builder:
         container of member units, an import, a collapsible statement."""
         spec, lines = self.spec, self.lines
         core, var_name = self.unwrap(node)
+        var_defs: tuple[str, ...] = ()
         declared: list[str] = []
         if self.lang == "cpp" and core.type in ("declaration", "field_declaration"):
             # `class C : public B { … } instance;`, and a struct with methods nested in a
@@ -1134,8 +1159,8 @@ class _Builder:
                 unit.title = _call_title(core)
                 core, ctype = wrapped, "call_body"
             elif (held := self.held_function(core)) is not None:
-                core, var_name = held
-                ctype = core.type
+                core, var_defs = held
+                var_name, ctype = (var_defs[0] if var_defs else None), core.type
             elif self.lang in ("javascript", "typescript", "tsx"):
                 # `export default { … }`, `module.exports = { … }`, `const api = { … }`
                 obj = _call_object(core, spec.functions) or core  # `export default f({…})`
@@ -1196,7 +1221,7 @@ class _Builder:
         if ctype in spec.functions:
             unit.kind = "func"
             name, own = self.def_name(core) if var_name is None else (var_name, None)
-            unit.name, unit.defs = name, (name,) if name else ()
+            unit.name, unit.defs = name, var_defs or ((name,) if name else ())
             label = core.child_by_field_name("name")
             if name and label is not None and label.type == "private_property_identifier":
                 unit.defs = (name, "#" + name)  # `#match() {…}`, called as `this.#match()`
@@ -1216,6 +1241,8 @@ class _Builder:
                     self.brace_body(unit, body)
                 elif body.type == "template_string":
                     self.value_body(unit, body)  # `const css = (x) => \`` … \``
+                elif (inner := _returned_block(body, spec.functions)) is not None:
+                    self.brace_body(unit, inner)  # `(a) => () => {` … `}`
             head = "\n".join(
                 lines[unit.start : (unit.head_end if unit.collapsible else unit.start) + 1]
             )
