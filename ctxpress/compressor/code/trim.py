@@ -888,15 +888,7 @@ def _go_specs_kept(outline: Outline, head: int, used: set[str]) -> set[int]:
         return set()
     holder = next((c for c in node.named_children if c.type == "var_spec_list"), node)
     specs = [c for c in holder.named_children if c.type in ("const_spec", "var_spec")]
-
-    def names(spec: Any) -> set[str]:
-        return {
-            node_text(c)
-            for i, c in enumerate(spec.children)
-            if spec.field_name_for_child(i) == "name" and c.type == "identifier"
-        }
-
-    said = [i for i, spec in enumerate(specs) if used & names(spec)]
+    said = [i for i, spec in enumerate(specs) if used.intersection(decl_names(spec))]
     if not said:
         return set()
     if not all(s.child_by_field_name("value") and "iota" not in node_text(s) for s in specs):
