@@ -57,10 +57,17 @@ objection, leaflet, js-yaml, yjs, mocha, @hapi/hapi, chevrotain, @js-temporal/po
 @azure/msal-common, react-complex-tree, wagmi-charts, sortables, moti, react-native-camera; Go
 expr, gorm, kong, tview, apd, goquery and Rust pest, tui, rust_decimal, rusqlite, fst,
 pulldown-cmark from Debian.
+Set ``k`` (chosen 2026-12-05, after set j's fixes): Python in simpy, dramatiq, oauthlib,
+mutagen, wtforms, APScheduler, ecdsa; C in apsw, pycurl, pylzma's LZMA SDK, pymunk's Chipmunk2D
+and misaka's hoedown; C++ in annoy, react-native-quick-crypto's cpp and the armadillo, oneTBB
+headers; JS / TS / TSX / Java in bluebird, less, amqplib, sinon, matter-js, quick-crypto,
+glide-data-grid, @uiw/react-md-editor, code-push, react-native-video, expo-av, fbsdk-next,
+callkeep, tcp-socket; Go gopher-lua, otto, kafka-go, badger, fasthttp, go-kit and Rust gimli,
+tower, ron, euclid, slotmap, rustyline from Debian.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|j] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|j] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|k] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|k] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -86,6 +93,7 @@ _PY_G = "arrow jmespath voluptuous webob pycodestyle markdown"
 _PY_H = "bleach plumbum lark Cerberus glom pydash"
 _PY_I = "dnspython soupsieve beautifulsoup4 deepdiff icalendar jsonpickle PyPika"
 _PY_J = "sqlglot cleo python_statemachine pony lmfit construct babel"
+_PY_K = "simpy dramatiq oauthlib mutagen wtforms APScheduler ecdsa"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -356,6 +364,42 @@ SETS = {
             "pypi/jsonnet*/core/*.h",
             f"{INC}/osmium/**/*.hpp",
             f"{INC}/gmm/*.h",
+        ],
+    },
+    "k": {
+        "PYPI": "simpy-4.1.1 dramatiq-1.17.0 oauthlib-3.2.2 mutagen-1.47.0 wtforms-3.1.2"
+        " APScheduler-3.10.4 ecdsa-0.19.0 apsw-3.46.1.0 pycurl-7.45.3 pylzma-0.5.0"
+        " pymunk-6.8.1 misaka-2.1.1 annoy-1.17.3",
+        "NPM_PKGS": "bluebird@3.7.2 less@4.2.0 amqplib@0.10.4 sinon@19.0.2 matter-js@0.20.0"
+        " react-native-quick-crypto@0.7.5 @glideapps/glide-data-grid@6.0.3"
+        " @uiw/react-md-editor@4.0.4 react-native-code-push@8.3.1 react-native-video@5.2.1"
+        " expo-av@14.0.7 react-native-fbsdk-next@13.1.3 react-native-callkeep@4.3.14"
+        " react-native-tcp-socket@6.2.0",
+        "DEBS": "golang-github-yuin-gopher-lua-dev=0.0~git20170915.0.eb1c729-5"
+        " golang-github-robertkrimen-otto-dev=0.0~git20200922.ef014fd-2"
+        " golang-github-segmentio-kafka-go-dev=0.2.1-1.1"
+        " golang-github-dgraph-io-badger-dev=2.2007.2-3"
+        " golang-github-valyala-fasthttp-dev=1:1.31.0-4 golang-github-go-kit-kit-dev=0.10.0-1"
+        " librust-gimli-dev=0.27.0-1 librust-tower-dev=0.4.13-2 librust-ron-dev=0.7.1-1"
+        " librust-euclid-dev=0.20.0-1 librust-slotmap-dev=1.0.6-1+b1"
+        " librust-rustyline-dev=9.1.2-1 libarmadillo-dev=1:11.4.2+dfsg-1"
+        " libtbb-dev=2021.8.0-2+deb12u1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_K.split()],
+        "C_GLOBS": [
+            "pypi/apsw*/src/*.[ch]",
+            "pypi/pycurl*/src/*.[ch]",
+            "pypi/pylzma*/src/**/*.[ch]",
+            "pypi/pymunk*/Chipmunk2D/src/*.[ch]",
+            "pypi/pymunk*/Chipmunk2D/include/chipmunk/*.h",
+            "pypi/misaka*/misaka/hoedown/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/annoy*/src/*.h",
+            "pypi/annoy*/src/*.cc",
+            "npm/react-native-quick-crypto*/package/cpp/**/*.cpp",
+            "npm/react-native-quick-crypto*/package/cpp/**/*.h",
+            f"{INC}/armadillo_bits/*.hpp",
+            f"{INC}/oneapi/tbb/**/*.h",
         ],
     },
 }
