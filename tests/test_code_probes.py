@@ -4402,3 +4402,150 @@ def test_a_file_long_for_one_string_literal_is_no_minified_code() -> None:
     assert '\t\trun("Segments[0].Origin")' in out and "['A150','B150']" not in out
     assert clean_parse("go", out.encode()) is not None
     assert not res.over_budget
+
+
+@pytest.mark.parametrize("tag", ["js", "ts"])
+def test_a_closure_in_a_module_level_block_is_cut_out_of_it(tag: str) -> None:
+    # moti's hoverable: `if (Platform.OS === 'web' && …) { … const enableHover = () => … }`;
+    # the block was a statement with no function around the closure: the answer held a
+    # map of the file without it
+    closure = (
+        "  const enableHover = () => {\n"
+        "    if (isEnabled || Date.now() - lastTouch < THRESHOLD_MS) {\n      return;\n    }\n"
+        "    isEnabled = true;\n  };\n"
+    )
+    code = "let isEnabled = false;\n\n" + _fill("js-module", 6)
+    code += "if (typeof window !== 'undefined') {\n  const THRESHOLD_MS = 1000;\n"
+    code += "  let lastTouch = 0;\n" + _STEPS.replace("    ", "  ") + closure
+    code += "  document.addEventListener('mousemove', enableHover, true);\n}\n"
+    out, res = _send("Why does `enableHover` return early?", tag, code, 0.3)
+    assert closure in out and "step40 =" not in out  # cut around it
+    assert "if (typeof window !== 'undefined') {" in out and "let isEnabled = false;" in out
+    lang = "javascript" if tag == "js" else "typescript"
+    assert clean_parse(lang, out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_pasted_file_whose_docstring_has_a_tilde_underline_is_trimmed() -> None:
+    # oauthlib's `web_application.py` pasted as a message of its own: the `~~~~` underline
+    # opened a fence to the end, and nothing before it read as code, so the file was taken
+    # for a chat message with a block that started inside the docstring: 1,281 over
+    src = '# -*- coding: utf-8 -*-\n"""\npkg.mod\n~~~~~~~~~~~~~~\n\nA module.\n"""\n'
+    src += "import re\n\n\n" + _fill("python", 30)
+    msgs = [
+        {"role": "user", "content": src},
+        {"role": "user", "content": "Why does `helper3` return the wrong value?"},
+    ]
+    res = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 4, stages=["code"])
+    out = str(res.messages[0]["content"])
+    assert "def helper3(a, b):\n    r = a * 3 + b\n    return r if r > 10 else -r" in out
+    assert len(out) < len(src) // 2
+    assert clean_parse("python", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_library_bundled_in_one_call_is_source_and_cut_through_its_modules() -> None:
+    # matter-js's `build/matter.js`: a webpack bundle, the whole library one statement (a UMD
+    # call given the factory, whose modules are functions in an array); untagged it was
+    # taken for data and left whole, 76,463 over; tagged, the cut kept every other module
+    modules = "".join(
+        f"/* {i} */\n/***/ (function(module, exports, __webpack_require__) {{\n\n"
+        f"var Part{i} = {{}};\nmodule.exports = Part{i};\n\n"
+        f"Part{i}.run = function(a) {{\n    var total = a * {i};\n"
+        f"    for (var k = 0; k < total; k++) {{\n        total += k % {i + 2};\n    }}\n"
+        "    return total;\n};\n\n/***/ }),\n"
+        for i in range(30)
+    )
+    closure = (
+        "    var _getPixelRatio = function(canvas) {\n"
+        "        var context = canvas.getContext('2d');\n"
+        "        return (window.devicePixelRatio || 1) / (context.backingStorePixelRatio || 1);\n"
+        "    };\n"
+    )
+    render = (
+        "/* 30 */\n/***/ (function(module, exports, __webpack_require__) {\n\n"
+        "var Render = {};\nmodule.exports = Render;\n\n(function() {\n"
+        + closure
+        + "})();\n\n/***/ })\n"
+    )
+    code = (
+        "(function webpackUniversalModuleDefinition(root, factory) {\n"
+        "\tif(typeof exports === 'object' && typeof module === 'object')\n"
+        "\t\tmodule.exports = factory();\n\telse\n\t\troot['Matter'] = factory();\n"
+        "})(this, function() {\nreturn /******/ (function(modules) { // webpackBootstrap\n"
+        "/******/ \treturn modules;\n/******/ })\n/******/ ([\n"
+        + modules
+        + render
+        + "/******/ ]);\n});\n"
+    )
+    for tag in ("", "js"):
+        out, res = _send("Why does `_getPixelRatio` return the wrong value?", tag, code, 0.2)
+        assert closure in out
+        assert "Part7.run = function(a) {" not in out  # the other modules left out
+        assert clean_parse("javascript", out.encode()) is not None
+        assert not res.over_budget
+
+
+def test_a_closure_a_literal_of_its_function_names_again_is_found() -> None:
+    # amqplib's test helper `twice`: `var first = function(err) {…}` and the returned
+    # `{first: function(err) { first(err); }}` both define `first`: two definitions, so
+    # none was taken, and the answer held a map of the file without it
+    code = _fill("js-module", 12) + (
+        "function twice(done) {\n"
+        "  var first = function(err) {\n"
+        "    if (err == undefined) second = done;\n    else second = ignore, done(err);\n  };\n"
+        "  var second = function(err) {\n"
+        "    if (err == undefined) first = done;\n    else first = ignore, done(err);\n  };\n"
+        "  return {first:  function(err) { first(err); },\n"
+        "          second: function(err) { second(err); }};\n}\n"
+    )
+    out, res = _send("Why does `first` return the wrong value?", "js", code, 0.3)
+    assert "  var first = function(err) {\n    if (err == undefined) second = done;" in out
+    assert clean_parse("javascript", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_an_untagged_file_of_members_defined_out_of_their_class_reads_as_cpp() -> None:
+    # armadillo's `SizeMat_meat.hpp`: no include, no class, only `SizeMat::operator[](…)`
+    # at the margin; no cue named C++, the untagged block was tried as JavaScript only and
+    # left whole, 614 over
+    members = "".join(
+        f"inline\nuword\nSizeMat::get{i}(const uword dim) const\n  {{\n"
+        f"  if(dim == {i})  {{ return n_rows; }}\n  return uword({i});\n  }}\n\n\n\n"
+        for i in range(20)
+    )
+    code = (
+        "//! \\addtogroup SizeMat\n//! @{\n\n\n\ninline\nSizeMat::SizeMat(const uword r, "
+        "const uword c)\n  : n_rows(r)\n  , n_cols(c)\n  {\n  }\n\n\n\n"
+        + members
+        + "inline\nuword\nSizeMat::operator[](const uword dim) const\n  {\n"
+        "  if(dim == 0)  { return n_rows; }\n  if(dim == 1)  { return n_cols; }\n\n"
+        "  return uword(1);\n  }\n\n\n\n//! @}\n"
+    )
+    out, res = _send("Why does `operator[]` return the wrong value?", "", code, 0.25)
+    assert "  if(dim == 1)  { return n_cols; }" in out and "return uword(7);" not in out
+    assert clean_parse("cpp", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_cpp_template_a_destructor_only_qualifies_by_keeps_no_constructor() -> None:
+    # armadillo's `OpCube<T1, op_type>::~OpCube()`: its template arguments stood between the
+    # class's name and `::`, so the name read as used, and the constructors defined out of
+    # the class (the file has no class) were kept beside it, 287 over
+    params = ", ".join(f"const uword in_aux_{i}" for i in range(6))
+    ctors = "".join(
+        "template<typename T1, typename op_type>\n"
+        f"OpCube<T1, op_type>::OpCube(const BaseCube<T1>& in_m, {params}, int tag{i})\n"
+        "  : m(in_m.get_ref())\n  {\n  arma_extra_debug_sigprint();\n  }\n\n"
+        for i in range(4)
+    )
+    code = (
+        ctors
+        + _fill("cpp", 4)
+        + "template<typename T1, typename op_type>\nOpCube<T1, op_type>::~OpCube()\n"
+        "  {\n  arma_extra_debug_sigprint();\n  }\n"
+    )
+    out, res = _send("Why does `~OpCube` crash?", "cpp", code, 0.15)
+    assert "OpCube<T1, op_type>::~OpCube()" in out and "int tag2)" not in out
+    assert clean_parse("cpp", out.encode()) is not None
+    assert not res.over_budget

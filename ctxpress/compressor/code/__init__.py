@@ -325,12 +325,13 @@ class CodeStage:
                 u.kind in ("func", "class", "import") or u.title or u.commonjs
                 for u in outline.units
             )
+            and not _wraps_functions(tree, SPECS[name].functions)
         ):
             # JSON, CSV, YAML, a file listing read as expressions: data, not a source
             # file; only a fence's language tag says such text is code to trim (or the
             # functions it defines or passes, `it("…", () => { … })`, the modules it
-            # imports, or a grammar no data parses in: a C table, a Rust `lib.rs` of `mod`
-            # and `pub use`)
+            # imports, a library wrapped in one call, or a grammar no data parses in: a C
+            # table, a Rust `lib.rs` of `mod` and `pub use`)
             return
         block = _Block(
             i, part, start, end, code, name, outline, tokens, filename, indent, crlf, bom
@@ -488,6 +489,31 @@ class CodeStage:
 
 # Grammars in which no data format (JSON, CSV, YAML, INI) parses cleanly
 _NO_DATA = frozenset({"c", "cpp", "rust", "java"})
+# What wraps a call's callee (`(function () {…})()`, `!function () {…}()`)
+_WRAPPING = frozenset({"parenthesized_expression", "unary_expression"})
+
+
+def _wraps_functions(tree: Tree, functions: frozenset[str]) -> bool:
+    """Whether a top-level statement calls a function it defines or passes one (an IIFE, a
+    UMD or AMD wrapper, a bundle: `(function (root, factory) {…})(this, function () {…})`):
+    a whole library in one statement, which no data format reads as."""
+
+    def bare(node: Any) -> Any:
+        while node is not None and node.type in _WRAPPING and node.named_children:
+            node = node.named_children[-1]
+        return node
+
+    for stmt in tree.root_node.named_children:
+        call = bare(stmt.named_children[0]) if stmt.type == "expression_statement" else None
+        if call is None or call.type != "call_expression":
+            continue
+        args = call.child_by_field_name("arguments")
+        parts = [call.child_by_field_name("function"), *(args.named_children if args else ())]
+        if any(p is not None and bare(p).type in functions for p in parts):
+            return True
+    return False
+
+
 # Fence tags of documents and data: text beside the code, read as quoted code
 _QUOTED_TAGS = frozenset(
     {
@@ -711,8 +737,10 @@ def _is_source(text: str, fences: list[Fence], path: str | None) -> bool:
     comment or string, so a chat message with fenced code never does)."""
     lang = from_filename(path) if path else None
     # (a file its path names as source needs no cue outside them: a module docstring's
-    # `~~~~` underline reads as a fence opened to the end of the file)
-    if lang is None and not candidates(outside_fences(text, fences)):
+    # `~~~~` underline reads as a fence opened to the end of the file; so the whole text's
+    # cues where the last fence is never closed)
+    outside = outside_fences(text, fences) if fences[-1].closed else text
+    if lang is None and not candidates(outside):
         return False
     return detect(text, lang) is not None
 

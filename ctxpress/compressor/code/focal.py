@@ -446,19 +446,24 @@ def _named(fn: Any) -> bool:
 
 
 def _holder(outline: Outline, row: int) -> Unit | None:
-    """The unit a nested definition on ``row`` is cut out of: its function, or in Java
-    the field whose anonymous class holds it."""
+    """The unit a nested definition on ``row`` is cut out of: its function; in Java the
+    field whose anonymous class holds it; in JS / TS the module-level statement around
+    it (`if (typeof window !== 'undefined') { const enableHover = () => …`)."""
     u = _innermost_function(outline, row)
     if u is None and outline.lang == "java":
         u = _innermost_unit(outline, row)
         return u if u is not None and u.kind == "stmt" and u.owner else None
+    if u is None and outline.lang in _JS_FAMILY:
+        u = _innermost_unit(outline, row)
+        return u if u is not None and u.kind == "stmt" and u.owner is None else None
     return u
 
 
 def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
-    name defined once so (tests that each define their own `fn x` name none). With a
+    name defined so in one function (tests that each define their own `fn x` name none,
+    a closure held in a literal of its own name, `{first: …}`, its function). With a
     file:line reference, the named closures the lines are in instead (``_closures_at``):
     a report's source line names what it calls, not what it is in. Kept on the outline
     (read-only): a block is planned several times with one focus."""
@@ -485,9 +490,9 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
             inside = [(r, u) for r in found if (u := _holder(outline, r)) is not None]
             if inside:
                 unmatched = unmatched - {name}
-            if len(inside) == 1:
-                r, u = inside[0]
-                out.setdefault(u, []).append(r)
+            if len({u for _, u in inside}) == 1:  # (twice in one: `var first = …`, `{first: …}`)
+                u = inside[0][1]
+                out.setdefault(u, []).extend(r for r, _ in inside)
         if not unmatched:
             break
     return out
@@ -557,13 +562,17 @@ _WRAPPED_DEF = (
 )
 # A TypeScript parameter property: a field the constructor's parameter list declares.
 _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:readonly\s+)?%s\b"
-# Languages whose methods name their class's fields on `this` (declared in the class body).
-_THIS_FIELDS = frozenset({"javascript", "typescript", "tsx"})
+# JavaScript and its dialects: their methods name their class's fields on `this` (declared
+# in the class body), and a module-level block may hold the definitions of a file.
+_JS_FAMILY = frozenset({"javascript", "typescript", "tsx"})
 # A TypeScript type alias or interface: a name for the compiler only.
 _TS = frozenset({"typescript", "tsx"})
 _TS_TYPE = re.compile(r"\s*(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")
-# a name, written as a destructor's (`~Box`) or as a scope (`Box::`): ``_scopes_only``
-_SCOPE = re.compile(r"(~?)\b([A-Za-z_]\w*)\s*(::)?")
+# a name, written as a destructor's (`~Box`) or as a scope (`Box::`, `Box<T, U>::`):
+# ``_scopes_only``
+_SCOPE = re.compile(
+    r"(~?)\b([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*>\s*)?(::)?"
+)
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
 # Words of a request to write code (``Implement `f` ...``) rather than to explain it.
@@ -920,8 +929,9 @@ def required(
             # statement defines it too (`_have_ipv4 = False`)
             real = [u for u in real if u.kind != "func" or w in u.defs] or real
             if w in scopes:
-                # `Arg::_value`, `Arg::reset()`: the class, not its constructors
-                real = [u for u in real if u.kind == "class"] or real
+                # `Arg::_value`, `Arg::reset()`: the class, never its constructors (a file
+                # of members defined out of their class has none of it)
+                real = [u for u in real if u.kind != "func"]
             if len(real) > 1 and all(u.kind in ("func", "class") and w in u.defs for u in real):
                 # variants of one definition (`#ifdef`, `#[cfg]`): one will do, of each kind
                 # (Rust's `struct Lifetime` and `fn Lifetime` live in two namespaces)
@@ -943,7 +953,7 @@ def required(
                             out.setdefault(m, False)
         # the members a method names on `this` (and bare, in Java and C++): its fields
         # and sibling methods (a JS / TS class field is declared in the class body)
-        if not f.empty and (outline.spec.implicit_this or outline.lang in _THIS_FIELDS):
+        if not f.empty and (outline.spec.implicit_this or outline.lang in _JS_FAMILY):
             bare = names - scopes if outline.spec.implicit_this else frozenset()
             # (and its statics through the class's own name: `Controller.PENDING`)
             classes = {p.name for p in enclosing if p.kind == "class"} | {f.owner}

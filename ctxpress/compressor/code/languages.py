@@ -299,7 +299,10 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
     (
         "cpp",
         re.compile(
-            r"^\s*(#include\s*<\w+>|template\s*<|namespace \w+|class \w+\s*[:{]|std::)", re.M
+            r"^\s*(#include\s*<\w+>|template\s*<|namespace \w+|class \w+\s*[:{]|std::)"
+            # a member defined at the margin, out of its class (`SizeMat::operator[](…`)
+            r"|^\w+::(~?\w+|operator\W+)\(",
+            re.M,
         ),
     ),
     (

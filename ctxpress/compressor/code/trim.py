@@ -745,19 +745,29 @@ def _rows(node: Any) -> set[int]:
 
 # Nodes whose other members a cut may elide: blocks (Python suites too), object literals,
 # class bodies (a Java anonymous class's), Rust impl bodies, Go composite literals (a
-# test table's other entries).
+# test table's other entries), JS arrays (a bundle's modules, a route table).
 _CUT_THROUGH = frozenset(
-    {"statement_block", "block", "object", "class_body", "declaration_list", "literal_value"}
+    {
+        "statement_block",
+        "block",
+        "object",
+        "class_body",
+        "declaration_list",
+        "literal_value",
+        "array",
+    }
 )
+# What a row may start with before its closing bracket (a bundler's `/******/ ]);`).
+_LEADING_COMMENTS = re.compile(r"\s*(?:/\*.*?\*/\s*)*")
 
 
 def _path_rows(
     lines: list[str], chain: list[Any], stmt: Any, python: bool
 ) -> tuple[set[int], list[Any]]:
     """The rows of ``stmt`` to keep for the definition ``chain`` climbs from: all of it
-    but the other members of each block or object literal on the way whose braces end
-    and start their lines (a Python suite: that starts below its header); and those
-    members left out."""
+    but the other members of each block, object or array literal on the way whose
+    brackets end and start their lines (a Python suite: that starts below its header);
+    and those members left out."""
     drop: set[int] = set()
     gone: list[Any] = []
     for c in chain:
@@ -772,8 +782,13 @@ def _path_rows(
             if p.parent is None or top <= p.parent.start_point[0]:
                 continue
             top, bottom = top - 1, bottom + 1
-        elif not (lines[top].rstrip().endswith("{") and lines[bottom].lstrip().startswith("}")):
-            continue
+        else:
+            opener, closer = "[]" if box.type == "array" else "{}"
+            if not (
+                lines[top].rstrip().endswith(opener)
+                and _LEADING_COMMENTS.sub("", lines[bottom]).startswith(closer)
+            ):
+                continue
         inside: list[tuple[Any, set[int]]] = []
         kept = _rows(c)
         for sib in p.named_children:
