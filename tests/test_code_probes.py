@@ -4549,3 +4549,34 @@ def test_a_cpp_template_a_destructor_only_qualifies_by_keeps_no_constructor() ->
     assert "OpCube<T1, op_type>::~OpCube()" in out and "int tag2)" not in out
     assert clean_parse("cpp", out.encode()) is not None
     assert not res.over_budget
+
+
+@pytest.mark.parametrize("lang", ["cpp", "java"])
+def test_of_a_methods_overloads_those_its_calls_could_be_are_kept(lang: str) -> None:
+    # armadillo's `op_princomp::apply` calls `direct_princomp(out, in.m)`: all four
+    # overloads defined out of their class (five to two parameters, `const Base<typename
+    # T1::elem_type, T1>& X` the last) were kept defined beside it, 191 over
+    ref = "&" if lang == "cpp" else ""
+
+    def overload(n: int) -> str:
+        params = ",\n".join(f"    Map<Key, Value>{ref} part{i}" for i in range(n))
+        body = "".join(f"    part{i}.clear();\n" for i in range(n))
+        head = "bool Ops::direct" if lang == "cpp" else "  boolean direct"
+        return f"{head}(\n{params}\n  ) {{\n{body}    return true;\n  }}\n\n"
+
+    overloads = "".join(overload(n) for n in (5, 4, 2, 3))
+    apply = (
+        f"void Ops::apply(Map<Key, Value>{ref} a, Map<Key, Value>{ref} b) {{\n"
+        if lang == "cpp"
+        else "  void apply(Map<Key, Value> a, Map<Key, Value> b) {\n"
+    )
+    apply += "    if (!direct(a, b)) {\n      a.reset();\n    }\n  }\n"
+    if lang == "cpp":  # (a file of members defined out of their class, as armadillo's)
+        code = _fill("cpp", 6) + overloads + apply
+    else:
+        code = "class Ops {\n" + _fill("java", 6) + overloads + apply + "}\n"
+    out, res = _send("Why does `apply` fail?", lang, code, 0.3)
+    assert "    part1.clear();\n    return true;" in out  # the two-parameter overload
+    assert "part4.clear();" not in out  # (the others ranked, not forced in)
+    assert clean_parse(lang, out.encode()) is not None
+    assert not res.over_budget

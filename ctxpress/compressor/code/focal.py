@@ -1001,7 +1001,59 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
                 if u is not f
                 and re.search(_PARAMETER_PROPERTY % re.escape(w), head_text(outline, u))
             ]
+            if len(found) > 1 and outline.spec.implicit_this:
+                # overloads (Java, C++): those a call of the code could be, by its count
+                # of arguments (`direct_princomp(out, in.m)`: the two-parameter one)
+                calls = _arities("\n".join(outline.lines[f.start : f.last + 1]), w)
+                found = [u for u in found if _takes(outline, u, calls)] or found
             if found:
                 out.extend(found[:_OVERLOADS])
                 break
     return out
+
+
+def _arities(text: str, name: str) -> set[int]:
+    """How many arguments each call of ``name`` in ``text`` passes (`f(a, g(b, c))`: 2)."""
+    out = set()
+    for m in re.finditer(rf"\b{re.escape(name)}\s*\(", text):
+        args = _arguments(text, m.end())
+        if args is not None:
+            out.add(len(args))
+    return out
+
+
+def _arguments(text: str, at: int, angles: bool = False) -> list[str] | None:
+    """The comma-separated items of the bracket opened just before ``at`` (None where it
+    is not closed): a call's arguments, a declaration's parameters (``angles``: whose
+    `<` `>` are template brackets, `Base<E, T1>& X` one parameter)."""
+    opening, closing = ("([{<", ")]}>") if angles else ("([{", ")]}")
+    items: list[str] = []
+    depth, start = 1, at
+    for i in range(at, len(text)):
+        c = text[i]
+        if c in opening:
+            depth += 1
+        elif c in closing:
+            depth -= 1
+            if depth == 0:
+                last = text[start:i].strip()
+                return [*items, last] if items or last else []
+        elif c == "," and depth == 1:
+            items.append(text[start:i].strip())
+            start = i + 1
+    return None
+
+
+def _takes(outline: Outline, u: Unit, calls: set[int]) -> bool:
+    """Whether method ``u`` accepts one of the argument counts in ``calls`` (parameters
+    with a default may be left out; `...` takes any number more)."""
+    head = head_text(outline, u)
+    m = re.search(rf"\b{re.escape(u.name)}\s*\(", head)
+    params = _arguments(head, m.end(), angles=True) if m else None
+    if params is None:
+        return True
+    if params == ["void"]:
+        params = []
+    least = sum("=" not in p and "..." not in p for p in params)
+    most = 1 << 30 if any("..." in p for p in params) else len(params)
+    return any(least <= n <= most for n in calls)
