@@ -64,10 +64,17 @@ headers; JS / TS / TSX / Java in bluebird, less, amqplib, sinon, matter-js, quic
 glide-data-grid, @uiw/react-md-editor, code-push, react-native-video, expo-av, fbsdk-next,
 callkeep, tcp-socket; Go gopher-lua, otto, kafka-go, badger, fasthttp, go-kit and Rust gimli,
 tower, ron, euclid, slotmap, rustyline from Debian.
+Set ``l`` (chosen 2026-12-05, after set k's fixes): Python in docutils, urwid, kazoo, astroid,
+mongoengine, pyasn1; C in pygobject, py-lmdb's LMDB, yappi, uWSGI and the uthash headers; C++
+in contourpy, box2d-py's Box2D and the libsigc++, doctest, Crypto++ headers; JS / TS / TSX /
+Java in lunr, papaparse, node-forge, jszip, backbone, @tldraw/editor, @refinedev/core,
+popover-view, ui-lib, react-native-notifications, contacts, nfc-manager, pdf, voice,
+incall-manager, geolocation-service; Go bubbletea, yamux, blackfriday, esbuild, bigcache,
+gofeed and Rust async-std, combine, im-rc, similar, flume from Debian.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|k] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|k] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|l] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|l] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -94,6 +101,7 @@ _PY_H = "bleach plumbum lark Cerberus glom pydash"
 _PY_I = "dnspython soupsieve beautifulsoup4 deepdiff icalendar jsonpickle PyPika"
 _PY_J = "sqlglot cleo python_statemachine pony lmfit construct babel"
 _PY_K = "simpy dramatiq oauthlib mutagen wtforms APScheduler ecdsa"
+_PY_L = "docutils urwid kazoo astroid mongoengine pyasn1"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -400,6 +408,47 @@ SETS = {
             "npm/react-native-quick-crypto*/package/cpp/**/*.h",
             f"{INC}/armadillo_bits/*.hpp",
             f"{INC}/oneapi/tbb/**/*.h",
+        ],
+    },
+    "l": {
+        "PYPI": "docutils-0.23.1 urwid-5.1.0 kazoo-2.11.0 astroid-4.4.0 mongoengine-0.29.3"
+        " pyasn1-0.6.5 pygobject-3.58.1 lmdb-3.0.0 yappi-1.7.6 uwsgi-2.0.31 contourpy-1.3.3"
+        " box2d-py-2.3.8",
+        "NPM_PKGS": "lunr@2.3.9 papaparse@5.7.1 node-forge@1.4.4 jszip@3.10.2 backbone@1.6.1"
+        " @tldraw/editor@5.5.2 @refinedev/core@5.0.12 react-native-popover-view@6.1.0"
+        " react-native-ui-lib@9.1.3 react-native-notifications@5.2.2"
+        " react-native-contacts@8.0.10 react-native-nfc-manager@3.17.2 react-native-pdf@7.0.5"
+        " @react-native-voice/voice@3.2.4 react-native-incall-manager@4.3.0"
+        " react-native-geolocation-service@5.3.1",
+        "DEBS": "golang-github-charmbracelet-bubbletea-dev=0.19.1-3"
+        " golang-github-hashicorp-yamux-dev=0.0+git20190923.df201c7-1"
+        " golang-github-russross-blackfriday-v2-dev=2.1.0-1"
+        " golang-github-evanw-esbuild-dev=0.17.0-1 golang-github-allegro-bigcache-dev=2.2.5-5"
+        " golang-github-mmcdole-gofeed-dev=1.1.3-1 librust-async-std-dev=1.12.0-12"
+        " librust-combine-dev=4.6.6-3 librust-im-rc-dev=15.1.0-1 librust-similar-dev=2.2.1-1"
+        " librust-flume-dev=0.10.14-7 uthash-dev=2.3.0-1+b1 libsigc++-3.0-dev=3.4.0-1"
+        " doctest-dev=2.4.9~ds-1 libcrypto++-dev=8.7.0+git220824-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_L.split()],
+        "C_GLOBS": [
+            "pypi/pygobject*/gi/*.[ch]",
+            "pypi/lmdb*/lib/*.[ch]",
+            "pypi/lmdb*/lmdb/*.[ch]",
+            "pypi/yappi*/yappi/*.[ch]",
+            "pypi/uwsgi*/core/*.[ch]",
+            "pypi/uwsgi*/proto/*.[ch]",
+            "pypi/uwsgi*/plugins/python/*.[ch]",
+            f"{INC}/ut*.h",
+            f"{INC}/libut.h",
+            f"{INC}/ringbuf.h",
+        ],
+        "CPP_GLOBS": [
+            "pypi/contourpy*/src/*.cpp",
+            "pypi/contourpy*/src/*.h",
+            "pypi/box2d*/Box2D/**/*.cpp",
+            "pypi/box2d*/Box2D/**/*.h",
+            f"{INC}/sigc++-3.0/sigc++/**/*.h",
+            f"{INC}/doctest/*.h",
+            f"{INC}/crypto++/*.h",
         ],
     },
 }
