@@ -4580,3 +4580,81 @@ def test_of_a_methods_overloads_those_its_calls_could_be_are_kept(lang: str) -> 
     assert "part4.clear();" not in out  # (the others ranked, not forced in)
     assert clean_parse(lang, out.encode()) is not None
     assert not res.over_budget
+
+
+def test_an_untagged_compiled_commonjs_file_reads_as_javascript() -> None:
+    # react-native-notifications' `lib/dist/events/EventsRegistry.js`: `"use strict";`, a
+    # class, `exports.EventsRegistry = EventsRegistry;`: no JavaScript cue, Java's `class`
+    # cue alone, so the untagged block was tried as Java only and left whole, 180 over
+    methods = "".join(
+        f"    register{i}(callback) {{\n"
+        f"        return this.receiver.register{i}(this.wrapper.wrap{i}(callback));\n    }}\n"
+        for i in range(12)
+    )
+    code = (
+        '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+        "exports.EventsRegistry = void 0;\nclass EventsRegistry {\n    receiver;\n"
+        "    wrapper;\n    constructor(receiver, wrapper) {\n        this.receiver = receiver;\n"
+        "        this.wrapper = wrapper;\n    }\n"
+        + methods
+        + "}\nexports.EventsRegistry = EventsRegistry;\n"
+    )
+    out, res = _send("Why does `register7` return the wrong value?", "", code, 0.4)
+    assert "this.receiver.register7(this.wrapper.wrap7(callback));" in out
+    assert "this.wrapper.wrap3(callback)" not in out
+    assert clean_parse("javascript", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_rust_doc_attribute_gives_way_like_a_doc_comment() -> None:
+    # async-std's `WriteExt::write_all` under a 30-line `#[doc = r#"…"#]`: an attribute, so
+    # it stayed with the focal method as part of its code, 137 over
+    doc = "".join(f"        Line {i} of the documentation of this method.\n" for i in range(30))
+    code = (
+        "pub trait WriteExt: Write {\n"
+        + _fill("rust", 8).replace("\nfn ", "\n    fn ").replace("fn helper", "    fn helper", 1)
+        + f'    #[doc = r#"\n{doc}    "#]\n'
+        + "    fn write_all<'a>(&'a mut self, buf: &'a [u8]) -> WriteAllFuture<'a, Self> {\n"
+        + "        WriteAllFuture { writer: self, buf }\n    }\n}\n"
+    )
+    out, res = _send("Why does `write_all` return the wrong value?", "rust", code, 0.15)
+    assert "        WriteAllFuture { writer: self, buf }\n    }" in out
+    assert clean_parse("rust", out.encode()) is not None
+    assert not res.over_budget
+
+
+@pytest.mark.parametrize("lang", ["java", "ts"])
+def test_the_cut_around_a_closure_leaves_out_the_other_branches_on_its_way(lang: str) -> None:
+    # react-native-ui-lib's `HighlighterViewManager`: `onLayoutChange` in an anonymous class
+    # four `if`s and a `try` deep; each `else` and the `catch` stayed whole, 332 over
+    logs = "".join(f'        log("branch {i} failed: " + tag);\n' for i in range(8))
+    if lang == "java":
+        found = "View found = resolve(tag);"
+        closure = (
+            "        found.addListener(new Listener() {\n          @Override\n"
+            "          public void onLayoutChange(View v, int left, int right) {\n"
+            "            apply(v, right - left);\n          }\n        });\n"
+        )
+    else:
+        found = "const found = resolve(tag);"
+        closure = (
+            "        found.addListener({\n"
+            "          onLayoutChange(v: View, left: number, right: number) {\n"
+            "            apply(v, right - left);\n          },\n        });\n"
+        )
+    body = (
+        f"    if (tag != null) {{\n      try {{\n        {found}\n{closure}"
+        f"      }} catch ({'Exception ' if lang == 'java' else ''}e) {{\n{logs}      }}\n"
+        f"    }} else {{\n{logs}    }}\n"
+    )
+    if lang == "java":
+        code = "class Manager {\n" + _fill("java", 6)
+        code += "  void setTag(Integer tag) {\n" + body + "  }\n}\n"
+    else:
+        code = _fill("ts", 6) + "export function setTag(tag: number | null) {\n" + body + "}\n"
+    out, res = _send("Why does `onLayoutChange` return the wrong value?", lang, code, 0.3)
+    assert "            apply(v, right - left);" in out
+    assert "branch 5 failed" not in out  # the `else` and the `catch`, left out
+    assert "} else {" in out and "e) {" in out
+    assert clean_parse("java" if lang == "java" else "typescript", out.encode()) is not None
+    assert not res.over_budget

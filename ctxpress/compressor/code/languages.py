@@ -323,7 +323,12 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "javascript",
-        re.compile(r"^\s*(function |const |let |var |export |import |module\.exports)", re.M),
+        re.compile(
+            r"^\s*(function |const |let |var |export |import |module\.exports)"
+            # compiled CommonJS (a `dist` file): `"use strict";`, `exports.Foo = Foo;`
+            r"|^([\"'])use strict\2|^exports\.\w+ =",
+            re.M,
+        ),
     ),
 ]
 

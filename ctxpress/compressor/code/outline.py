@@ -196,6 +196,8 @@ def _unparen(node: Any) -> Any:
     return node
 
 
+# A Rust doc attribute (`#[doc = r#"…"#]`): documentation, read as a leading comment.
+_DOC_ATTRIBUTE = re.compile(r"#\[doc\s*=")
 # A JS directive (`'use strict';`), which a bundle may write after a function's `{`.
 _DIRECTIVE = re.compile(r"""(['"])use [\w ]+\1;?\s*(?://.*)?$""")
 # What wraps a value without changing it: `await f()`, `(f())`, `f() as T`, `f()!`.
@@ -1100,7 +1102,10 @@ class _Builder:
 
     def make(self, nodes: list[Any], leads: list[Any], parent: Unit, owner: str | None) -> Unit:
         spec, lines = self.spec, self.lines
-        attrs = [n for n in leads if n.type in spec.attributes]
+        # (a Rust doc attribute, `#[doc = r#"…"#]`, is documentation: a leading comment)
+        attrs = [
+            n for n in leads if n.type in spec.attributes and not _DOC_ATTRIBUTE.match(node_text(n))
+        ]
         first = min([n.start_point[0] for n in leads] + [nodes[0].start_point[0]])
         start = attrs[0].start_point[0] if attrs else nodes[0].start_point[0]
         for n in reversed(leads):

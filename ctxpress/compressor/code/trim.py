@@ -771,41 +771,74 @@ def _path_rows(
     drop: set[int] = set()
     gone: list[Any] = []
     for c in chain:
-        if not c.is_named:
+        if not c.is_named or c is stmt or c.parent is None:
             continue  # the `{` a row starts with: its siblings are the members on the way
         p = c.parent
-        box = p.parent if p is not None and p.type == "statement_list" else p  # Go
-        if p is None or box is None or box.type not in _CUT_THROUGH or c is stmt:
-            continue
-        top, bottom = box.start_point[0], box.end_point[0]
-        if python:  # a suite's rows are its statements'
-            if p.parent is None or top <= p.parent.start_point[0]:
-                continue
-            top, bottom = top - 1, bottom + 1
+        box = p.parent if p.type == "statement_list" else p  # Go
+        if box is not None and box.type in _CUT_THROUGH:
+            cuts = [(box, p, c)]
+        elif p.type in _BRANCHING and not python:
+            # a statement on the way (`if … {…} else {…}`, `try {…} catch …`): the
+            # other branches keep their braces, not their statements
+            cuts = [(b, _statements(b), None) for b in _branches(p, c)]
         else:
-            opener, closer = "[]" if box.type == "array" else "{}"
-            if not (
-                lines[top].rstrip().endswith(opener)
-                and _LEADING_COMMENTS.sub("", lines[bottom]).startswith(closer)
-            ):
-                continue
-        inside: list[tuple[Any, set[int]]] = []
-        kept = _rows(c)
-        for sib in p.named_children:
-            rows = _rows(sib)
-            if sib == c:
-                continue
-            if top < min(rows) and max(rows) < bottom:
-                inside.append((sib, rows))
+            continue
+        for box, holder, on_way in cuts:
+            top, bottom = box.start_point[0], box.end_point[0]
+            if python:  # a suite's rows are its statements'
+                if holder.parent is None or top <= holder.parent.start_point[0]:
+                    continue
+                top, bottom = top - 1, bottom + 1
             else:
-                kept |= rows
-        for sib, rows in inside:
-            # a row it shares with what stays (Go's `}, {` between table entries) stays
-            # where it balances its own brackets; else the member stays whole
-            if all(_balanced(lines[r]) for r in rows & kept):
-                drop |= rows - kept
-                gone.append(sib)
+                opener, closer = "[]" if box.type == "array" else "{}"
+                if not (
+                    lines[top].rstrip().endswith(opener)
+                    and _LEADING_COMMENTS.sub("", lines[bottom]).startswith(closer)
+                ):
+                    continue
+            inside: list[tuple[Any, set[int]]] = []
+            kept = _rows(on_way) if on_way is not None else set()
+            for sib in holder.named_children:
+                rows = _rows(sib)
+                if sib == on_way:
+                    continue
+                if top < min(rows) and max(rows) < bottom:
+                    inside.append((sib, rows))
+                else:
+                    kept |= rows
+            for sib, rows in inside:
+                # a row it shares with what stays (Go's `}, {` between table entries) stays
+                # where it balances its own brackets; else the member stays whole
+                if all(_balanced(lines[r]) for r in rows & kept):
+                    drop |= rows - kept
+                    gone.append(sib)
     return _rows(stmt) - drop, gone
+
+
+# Statements with branches: a cut through one leaves the others' statements out.
+_BRANCHING = frozenset({"if_statement", "try_statement", "if_expression"})
+_BRANCH_BLOCKS = frozenset({"statement_block", "block"})
+_CLAUSES = frozenset({"else_clause", "catch_clause", "finally_clause"})
+
+
+def _branches(p: Any, c: Any) -> list[Any]:
+    """The blocks of statement ``p``'s branches other than the one ``c`` is (its `else`,
+    its `catch` and `finally` bodies)."""
+    out = []
+    for s in p.named_children:
+        if s == c:
+            continue
+        if s.type in _BRANCH_BLOCKS:
+            out.append(s)
+        elif s.type in _CLAUSES and c not in s.named_children:
+            out.extend(x for x in s.named_children if x.type in _BRANCH_BLOCKS)
+    return out
+
+
+def _statements(block: Any) -> Any:
+    """The node whose children are ``block``'s statements (Go wraps them in one)."""
+    inner = block.named_children
+    return inner[0] if len(inner) == 1 and inner[0].type == "statement_list" else block
 
 
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
