@@ -71,10 +71,19 @@ Java in lunr, papaparse, node-forge, jszip, backbone, @tldraw/editor, @refinedev
 popover-view, ui-lib, react-native-notifications, contacts, nfc-manager, pdf, voice,
 incall-manager, geolocation-service; Go bubbletea, yamux, blackfriday, esbuild, bigcache,
 gofeed and Rust async-std, combine, im-rc, similar, flume from Debian.
+Set ``m`` (chosen 2026-12-05): Python in feedparser, configobj, asn1crypto, natsort, httplib2,
+inflect; C in netifaces, python-ldap, pycairo, dbus-python, mysqlclient, sysv_ipc, zfec, RPi.GPIO,
+posix_ipc, pyxattr, crcmod, python-lzo, pyscard, pykerberos, evdev, python-prctl and libev's
+header; C++ in nanobind, python-rtmidi, levenshtein and pcg-cpp; JS in pako, mustache,
+esprima, hammerjs, sortablejs, howler, stylus, konva; TS / TSX / Java in notifee, purchases,
+onesignal, biometrics, inappbrowser-reborn, pager-view, document-picker, restart,
+zip-archive, orientation-locker, splash-screen, config, ble-manager, exception-handler, print,
+sensors (react-native); Go etree, casbin, ccache, influxql, go-metrics, pion stun and Rust
+cssparser, kurbo, xml-rs, vte, arc-swap, crdts from Debian.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|l] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|l] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|m] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|m] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -102,6 +111,7 @@ _PY_I = "dnspython soupsieve beautifulsoup4 deepdiff icalendar jsonpickle PyPika
 _PY_J = "sqlglot cleo python_statemachine pony lmfit construct babel"
 _PY_K = "simpy dramatiq oauthlib mutagen wtforms APScheduler ecdsa"
 _PY_L = "docutils urwid kazoo astroid mongoengine pyasn1"
+_PY_M = "feedparser configobj asn1crypto natsort httplib2 inflect"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -449,6 +459,66 @@ SETS = {
             f"{INC}/sigc++-3.0/sigc++/**/*.h",
             f"{INC}/doctest/*.h",
             f"{INC}/crypto++/*.h",
+        ],
+    },
+    "m": {
+        "PYPI": "feedparser-6.0.14 configobj-5.0.9 asn1crypto-1.5.1 natsort-8.4.0"
+        " httplib2-0.32.1 inflect-7.6.0 netifaces-0.11.0 python-ldap-3.4.8 pycairo-1.29.2"
+        " dbus-python-1.5.1 mysqlclient-2.3.2 sysv_ipc-1.2.0 zfec-1.6.0.0 nanobind-3.1.0"
+        " python_rtmidi-1.5.8 levenshtein-0.27.5 RPi.GPIO-0.7.1 posix_ipc-1.3.2 pyxattr-0.8.1"
+        " crcmod-1.7 python-lzo-1.15 pyscard-2.3.1 pykerberos-1.2.4 evdev-2.0.0"
+        " python-prctl-1.8.1",
+        "NPM_PKGS": "pako@3.0.3 mustache@4.2.0 esprima@4.0.1 hammerjs@2.0.8 sortablejs@1.15.7"
+        " howler@2.2.4 stylus@0.64.0 konva@10.9.1 @notifee/react-native@9.1.8"
+        " react-native-purchases@10.10.2 react-native-onesignal@5.5.13"
+        " react-native-biometrics@3.0.1 react-native-inappbrowser-reborn@3.7.1"
+        " react-native-pager-view@10.0.0 react-native-document-picker@9.3.1"
+        " react-native-restart@0.0.29 react-native-zip-archive@9.5.1"
+        " react-native-orientation-locker@1.7.0 react-native-splash-screen@3.3.0"
+        " react-native-config@1.7.2 react-native-ble-manager@12.5.3"
+        " react-native-exception-handler@2.10.10 react-native-print@0.11.0"
+        " react-native-sensors@7.3.6",
+        "DEBS": "golang-github-beevik-etree-dev=1.1.0-1 golang-github-casbin-casbin-dev=2.60.0-1"
+        " golang-github-karlseguin-ccache-dev=2.0.3-1 golang-github-influxdata-influxql-dev=1.1.0-1"
+        " golang-github-rcrowley-go-metrics-dev=0.0~git20180125.8732c61-3"
+        " golang-github-pion-stun-dev=0.4.0-1 librust-cssparser-dev=0.29.6-3"
+        " librust-kurbo-dev=0.7.1-4 librust-xml-rs-dev=0.8.3-1+b5 librust-vte-dev=0.10.1-4"
+        " librust-arc-swap-dev=1.5.1-1 librust-crdts-dev=7.2.0+dfsg-4 libev-dev=1:4.33-1"
+        " libpcg-cpp-dev=0.98.1-2",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_M.split()],
+        "C_GLOBS": [
+            "pypi/netifaces*/*.[ch]",
+            "pypi/python-ldap*/Modules/*.[ch]",
+            "pypi/pycairo*/cairo/*.[ch]",
+            "pypi/dbus-python*/dbus_bindings/*.[ch]",
+            "pypi/dbus-python*/dbus-gmain/*.[ch]",
+            "pypi/mysqlclient*/src/MySQLdb/*.[ch]",
+            "pypi/mysqlclient*/MySQLdb/*.[ch]",
+            "pypi/sysv_ipc*/*.[ch]",
+            "pypi/zfec*/zfec/*.[ch]",
+            "pypi/RPi.GPIO*/source/*.[ch]",
+            "pypi/posix_ipc*/src/*.[ch]",
+            "pypi/posix_ipc*/*.[ch]",
+            "pypi/pyxattr*/*.[ch]",
+            "pypi/crcmod*/**/*.[ch]",
+            "pypi/python-lzo*/*.[ch]",
+            "pypi/pyscard*/src/smartcard/scard/*.[ch]",
+            "pypi/pykerberos*/src/*.[ch]",
+            "pypi/evdev*/src/evdev/*.[ch]",
+            "pypi/evdev*/evdev/*.[ch]",
+            "pypi/python-prctl*/*.[ch]",
+            f"{INC}/ev.h",
+        ],
+        "CPP_GLOBS": [
+            "pypi/nanobind*/include/nanobind/**/*.h",
+            "pypi/nanobind*/src/*.cpp",
+            "pypi/nanobind*/src/*.h",
+            "pypi/python_rtmidi*/src/**/*.cpp",
+            "pypi/python_rtmidi*/src/**/*.h",
+            "pypi/levenshtein*/src/**/*.cpp",
+            "pypi/levenshtein*/src/**/*.hpp",
+            f"{INC}/ev++.h",
+            f"{INC}/pcg_*.hpp",
         ],
     },
 }
