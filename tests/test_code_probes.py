@@ -1783,6 +1783,21 @@ def test_a_doc_comment_ending_on_the_definition_row_stays_with_it() -> None:
     assert not res.over_budget
 
 
+def _quoted_then_asked(
+    path: str, tag: str, code: str, quoted: str, quote: str, asked: str
+) -> list[dict[str, object]]:
+    """A file pasted for review, the assistant quoting ``quoted`` of it, then the user
+    asking about ``asked``: the turn order of a conversation that moves on."""
+    return [
+        {"role": "user", "content": f"Here is `{path}`:\n```{tag}\n{code}```\nReview it?"},
+        {
+            "role": "assistant",
+            "content": f"The core is `{quoted}`:\n```{tag}\n{quote}```\nIt looks fine.",
+        },
+        {"role": "user", "content": f"Thanks. And why does `{asked}` return the wrong value?"},
+    ]
+
+
 def test_the_newest_question_outranks_what_earlier_turns_named() -> None:
     # the assistant quoted `step_4`; the user then asks about `step_9`: both kept whole
     # overran the budget, and the history stage then dropped the whole file
@@ -1793,15 +1808,8 @@ def test_the_newest_question_outranks_what_earlier_turns_named() -> None:
         "            out.append(item['name'])\n    return out\n\n\n"
         for i in range(14)
     )
-    msgs: list[dict[str, object]] = [
-        {"role": "user", "content": f"Here is `pipeline.py`:\n```python\n{code}```\nReview it?"},
-        {
-            "role": "assistant",
-            "content": "The core is `step_4`:\n```python\ndef step_4(data, limit=4):\n"
-            '    """Process stage 4."""\n```\nIt looks fine.',
-        },
-        {"role": "user", "content": "Thanks. And why does `step_9` return the wrong value?"},
-    ]
+    quote = 'def step_4(data, limit=4):\n    """Process stage 4."""\n'
+    msgs = _quoted_then_asked("pipeline.py", "python", code, "step_4", quote, "step_9")
     budget = ctxpress.count_tokens(msgs) - int(0.88 * ctxpress.count_tokens(code))
     res = ctxpress.compress(msgs, budget=budget)
     text = str(res.messages[0]["content"])
@@ -4657,4 +4665,127 @@ def test_the_cut_around_a_closure_leaves_out_the_other_branches_on_its_way(lang:
     assert "branch 5 failed" not in out  # the `else` and the `catch`, left out
     assert "} else {" in out and "e) {" in out
     assert clean_parse("java" if lang == "java" else "typescript", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_rust_field_label_is_no_use_of_a_namesake_function() -> None:
+    # combine's `examples/date.rs`: `test` builds `DateTime { date: Date { … }, time: … }`,
+    # and the labels read as uses of the parsers `date()` and `time()`, whose long
+    # signatures were kept defined beside it, 96 over at 25 %
+    def parser(name: str, out: str) -> str:
+        bound = "    I::Error: ParseError<I::Token, I::Range, I::Position{i}>,\n"
+        bounds = "".join(bound.format(i=i) for i in range(6))
+        return (
+            f"fn {name}<Input>(input: &mut Input) -> StdParseResult<{out}, Input>\nwhere\n"
+            f"    Input: Stream<Token = char>,\n{bounds}{{\n"
+            "    let parser = (digits(), token(':'), digits());\n"
+            "    parser.parse_stream(input)\n}\n\n"
+        )
+
+    code = (
+        parser("date", "Date")
+        + parser("time", "Time")
+        + _fill("rust", 4)
+        + 'fn test() {\n    let result = parse_date_time("2015-08-02T01:15:30Z");\n'
+        "    let expected = DateTime {\n        date: Date { year: 2015, month: 8, day: 2 },\n"
+        "        time: Time { hour: 1, minute: 15, second: 30, time_zone: 0 },\n    };\n"
+        "    assert_eq!(result, Ok(expected));\n}\n"
+    )
+    out, res = _send("Why does `test` fail?", "rust", code, 0.25)
+    assert "        date: Date { year: 2015, month: 8, day: 2 }," in out
+    assert "I::Range, I::Position3>," not in out  # neither parser's signature forced in
+    assert clean_parse("rust", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_the_newest_question_outranks_a_stub_an_earlier_turn_quoted() -> None:
+    # react-native-zip-archive's `StubReadableArray`: the assistant quoted `getInt`, a
+    # `throw new UnsupportedOperationException()` read as a body still to write; the user
+    # then asked about `getString`, which was collapsed to its signature
+    stubs = "".join(
+        f"    @Override\n    public {t} get{n}(int index) {{\n"
+        "      throw new UnsupportedOperationException();\n    }\n\n"
+        for t, n in (("int", "Int"), ("long", "Long"), ("double", "Double"), ("boolean", "Bool"))
+    )
+    code = (
+        "class StubReadableArray implements ReadableArray {\n"
+        "    private final List<Object> values;\n\n"
+        "    @Override\n    public String getString(int index) {\n"
+        "      return (String) values.get(index + 1);\n    }\n\n" + stubs + _fill("java", 8) + "}\n"
+    )
+    quote = "    public int getInt(int index) {\n      throw new UnsupportedOperationException();\n"
+    msgs = _quoted_then_asked("Stub.java", "java", code, "getInt", quote, "getString")
+    budget = ctxpress.count_tokens(msgs) - int(0.9 * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert "      return (String) values.get(index + 1);" in text
+    assert clean_parse("java", text.split("```java\n")[1].split("```")[0].encode()) is not None
+    assert not res.over_budget
+
+
+@pytest.mark.parametrize("lang", ["java", "ts"])
+def test_a_frame_naming_an_outer_closure_keeps_that_closure_whole(lang: str) -> None:
+    # react-native-orientation-locker's `ReactNativeFlipper`: the frame names
+    # `onReactContextInitialized`, its line inside a `Runnable`'s `run` within it; the cut
+    # went around `run`, and the closure the frame names was cut to it
+    steps = "".join(f"          prepare{i}(reactContext);\n" for i in range(4))
+    if lang == "java":
+        inner = (
+            "          reactContext.runOnQueue(new Runnable() {\n            @Override\n"
+            "            public void run() {\n              client.addPlugin(plugin);\n"
+            "            }\n          });\n"
+        )
+        closure = (
+            "      manager.addListener(new Listener() {\n        @Override\n"
+            "        public void onReactContextInitialized(ReactContext reactContext) {\n"
+            f"{steps}{inner}        }}\n      }});\n"
+        )
+        setup = "".join(
+            f"    client.addPlugin(new Plugin{i}(context, manager));\n" for i in range(12)
+        )
+        code = (
+            "class Flipper {\n" + _fill("java", 6) + "  static void initialize(Manager manager) {\n"
+            f"{setup}{closure}  }}\n}}\n"
+        )
+        frame = "\tat org.example.Flipper.onReactContextInitialized(Flipper.java:{row})"
+        report = 'Exception in thread "main" java.lang.NullPointerException\n' + frame
+    else:
+        inner = (
+            "          reactContext.runOnQueue(function run() {\n"
+            "            client.addPlugin(plugin);\n          });\n"
+        )
+        closure = (
+            "      manager.addListener({\n"
+            "        onReactContextInitialized(reactContext: Context) {\n"
+            f"{steps}{inner}        }},\n      }});\n"
+        )
+        setup = "".join(
+            f"  client.addPlugin(new Plugin{i}(context, manager));\n" for i in range(12)
+        )
+        code = (
+            _fill("ts", 6)
+            + f"export function initialize(manager: Manager) {{\n{setup}{closure}}}\n"
+        )
+        report = (
+            "TypeError: plugin is undefined\n    at onReactContextInitialized (flipper.ts:{row}:13)"
+        )
+    row = (
+        code.splitlines().index(
+            "              client.addPlugin(plugin);"
+            if lang == "java"
+            else "            client.addPlugin(plugin);"
+        )
+        + 1
+    )
+    text, res = _reported(
+        "Flipper.java" if lang == "java" else "flipper.ts", lang, code, report.format(row=row), 0.55
+    )
+    assert "          prepare2(reactContext);" in text  # the closure the frame names, whole
+    assert (
+        clean_parse(
+            "java" if lang == "java" else "typescript",
+            text.split(f"```{lang}\n")[1].split("```")[0].encode(),
+        )
+        is not None
+    )
     assert not res.over_budget

@@ -121,6 +121,12 @@ def find_focal(
     named_empty = [
         u for u in named if u.empty and not u.abstract and (u.owner, u.name) not in overridden
     ]
+    now = focus.current
+    if now is not None and any(u.label in now for u in named):
+        # a stub only an earlier turn named (the assistant quoted `getInt`, a `throw new
+        # UnsupportedOperationException()`) is no body to write once the newest question
+        # names another definition
+        named_empty = [u for u in named_empty if u.label in now]
     if named_empty:
         for u in named_empty:
             seed(u, 0.0)
@@ -206,7 +212,6 @@ def find_focal(
     # Once the newest question names a definition, one only earlier turns named (what the
     # assistant quoted before the user asked about another) is asked about, not forced in.
     # (So is the function around a closure only earlier turns named.)
-    now = focus.current
     if now is not None and any(seeds.get(u) == 0.0 and u.label in now for u in named):
         for u in named:
             if seeds.get(u) == 0.0 and u.label not in now and u not in located:
@@ -389,13 +394,17 @@ def _innermost_unit(outline: Outline, row: int) -> Unit | None:
     return best
 
 
-def _closures_at(outline: Outline, rows: frozenset[int], prose: str) -> dict[Unit, list[int]]:
+def _closures_at(
+    outline: Outline, rows: frozenset[int], prose: str, names: frozenset[str]
+) -> dict[Unit, list[int]]:
     """A file:line inside a named closure (a stack frame `at flush (x.js:30:9)`): the
     function around it, with the row the closure starts on; the function's other rows the
-    report names stay as they are. A table-driven subtest's closure comes with the row of
-    the table entry the run names (``cases.go_table_entry``). Nothing where no row is inside a
-    closure: the function the report points into is kept whole. (In Java, a method of a
-    field's anonymous class is such a closure, the field around it.)"""
+    report names stay as they are. Of closures inside closures, the innermost, unless an
+    outer one is what the prose names (the frame `onReactContextInitialized(…:60)` where
+    line 60 is in a `Runnable`'s `run` inside it). A table-driven subtest's closure comes
+    with the row of the table entry the run names (``cases.go_table_entry``). Nothing where
+    no row is inside a closure: the function the report points into is kept whole. (In
+    Java, a method of a field's anonymous class is such a closure, the field around it.)"""
     out: dict[Unit, list[int]] = {}
     inner = False
     for row in sorted(rows):
@@ -403,20 +412,41 @@ def _closures_at(outline: Outline, rows: frozenset[int], prose: str) -> dict[Uni
         if u is None or outline.tree is None or not outline.lines[row].strip():
             continue
         node = node_at(outline, row)
-        at = [row]
+        found: list[tuple[Any, int | None]] = []  # the closures on the way out, innermost first
         while node is not None and node.start_point[0] > u.header_last:
             entry = go_table_entry(node, prose)
-            if (
-                entry is not None
-                or _subtest(node)
-                or (node.type in outline.spec.functions and _named(node))
-            ):
-                at, inner = [node.start_point[0]], True
-                at += [] if entry is None else [entry]
-                break
+            named = node.type in outline.spec.functions and _named(node)
+            if entry is not None or _subtest(node) or named:
+                found.append((node, entry))
+                if entry is not None or not named or _frame_name(node) in names:
+                    break
             node = node.parent
+        said = [(n, e) for n, e in found if _named(n) and _frame_name(n) in names]
+        at = [row]
+        if found:
+            node, entry = said[0] if said else found[0]
+            at, inner = [node.start_point[0]], True
+            at += [] if entry is None else [entry]
         out.setdefault(u, []).extend(at)
     return out if inner else {}
+
+
+def _frame_name(fn: Any) -> str:
+    """The name a stack frame shows for a function node ``_named`` admits: its own, or the
+    variable, key or field holding it (the last name of `this.onDone = function …`)."""
+    field = fn.child_by_field_name("name")
+    if field is None and fn.parent is not None:
+        holder = fn.parent
+        field = next(
+            (
+                holder.child_by_field_name(k)
+                for k in ("name", "key", "left", "property")
+                if holder.child_by_field_name(k) is not None
+            ),
+            None,
+        )
+    found = IDENT.findall(field.text.decode()) if field is not None and field.text else []
+    return found[-1] if found else ""
 
 
 def _subtest(fn: Any) -> bool:
@@ -476,7 +506,7 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
 
 def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     if focus.rows:
-        return _closures_at(outline, focus.rows, focus.prose)
+        return _closures_at(outline, focus.rows, focus.prose, focus.strong)
     defined = {u.name for u in outline.units}
     defined.update(d for u in outline.units if u.kind in ("func", "class") for d in u.defs)
     unmatched = focus.strong - defined
@@ -573,6 +603,9 @@ _TS_TYPE = re.compile(r"\s*(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")
 _SCOPE = re.compile(
     r"(~?)\b([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*>\s*)?(::)?"
 )
+# A name and whether one colon follows it (not a path's `::`), for ``_labels_only``; a
+# member (`.date`), a lifetime or loop label (`'a:`) is neither
+_LABEL = re.compile(r"(?<![\w.'$])([A-Za-z_]\w*)(\s*:(?!:))?")
 # Bases that make a class an interface: its empty methods are not bodies to write.
 _INTERFACES = frozenset({"Protocol", "ABC"})
 # Words of a request to write code (``Implement `f` ...``) rather than to explain it.
@@ -912,7 +945,8 @@ def required(
         # what it reads, `x.b` too: the members of a TypeScript type it names
         read = names | {b for _, b in refs(outline, f)[2]} if outline.lang in _TS else names
         scopes = _scopes_only(outline, body) if outline.lang == "cpp" else frozenset()
-        for w in sorted(names - own):
+        labels = _labels_only(outline, body) if outline.lang == "rust" else frozenset()
+        for w in sorted(names - own - labels):
             # a named block (`const table = { … }`) stays too, collapsed (or whole where it
             # cannot collapse and is short: `var tags = {};`)
             cands = [
@@ -972,6 +1006,18 @@ def _scopes_only(outline: Outline, body: list[Unit]) -> frozenset[str]:
         for tilde, name, colons in _SCOPE.findall("\n".join(outline.lines[v.start : v.last + 1])):
             (scoped if tilde or colons else other).add(name)
     return frozenset(scoped - other)
+
+
+def _labels_only(outline: Outline, body: list[Unit]) -> frozenset[str]:
+    """Rust names the code writes only before one colon: a struct literal's or pattern's
+    fields (`DateTime { date: …, time: … }`), a binding's or parameter's name: never a
+    use of the module's function `date()` (Rust has no `?:` to mistake for one)."""
+    labels: set[str] = set()
+    other: set[str] = set()
+    for v in body:
+        for name, colon in _LABEL.findall("\n".join(outline.lines[v.start : v.last + 1])):
+            (labels if colon else other).add(name)
+    return frozenset(labels - other)
 
 
 def ts_type(outline: Outline, u: Unit) -> bool:
