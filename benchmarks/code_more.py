@@ -80,10 +80,19 @@ onesignal, biometrics, inappbrowser-reborn, pager-view, document-picker, restart
 zip-archive, orientation-locker, splash-screen, config, ble-manager, exception-handler, print,
 sensors (react-native); Go etree, casbin, ccache, influxql, go-metrics, pion stun and Rust
 cssparser, kurbo, xml-rs, vte, arc-swap, crdts from Debian.
+Set ``n`` (chosen 2026-12-05, after set m's fixes): Python in GitPython, gitdb, portion,
+multipledispatch, isodate, rfc3986, wsproto, paho-mqtt; C in Pillow's libImaging, spidev,
+pylibmc, pycrypto, bsdiff4; C++ in uchardet (faust-cchardet), kiwisolver, pyemd and asio's,
+capnp's kj and pstreams' headers; JS / TS in cheerio, terser, uglify-js, csso, mysql2, mqtt,
+jsdom, tone; TSX / Java in react-native bouncy-checkbox, swiper-flatlist, pagination-dots,
+ratings, background-timer, sms, wifi-reborn, immersive, app-auth, contacts-wrapper,
+image-resizer, tts, system-setting, send-intent, shake; Go kin-openapi, minio-go, netlink,
+go-ristretto, table, go-syslog and Rust crossterm, zvariant, quick-protobuf, plotters,
+lyon-path, proptest from Debian.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|m] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|m] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|n] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|n] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -112,6 +121,7 @@ _PY_J = "sqlglot cleo python_statemachine pony lmfit construct babel"
 _PY_K = "simpy dramatiq oauthlib mutagen wtforms APScheduler ecdsa"
 _PY_L = "docutils urwid kazoo astroid mongoengine pyasn1"
 _PY_M = "feedparser configobj asn1crypto natsort httplib2 inflect"
+_PY_N = "GitPython gitdb portion multipledispatch isodate rfc3986 wsproto paho_mqtt"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -519,6 +529,51 @@ SETS = {
             "pypi/levenshtein*/src/**/*.hpp",
             f"{INC}/ev++.h",
             f"{INC}/pcg_*.hpp",
+        ],
+    },
+    "n": {
+        "PYPI": "GitPython-3.2.1 gitdb-4.0.12 portion-2.6.3 multipledispatch-1.0.0 isodate-0.7.2"
+        " rfc3986-2.0.0 wsproto-1.3.2 paho_mqtt-2.2.0 pillow-13.0.0 spidev-3.8 pylibmc-1.6.3"
+        " pycrypto-2.6.1 bsdiff4-1.3.2 faust_cchardet-3.2.0 kiwisolver-1.5.1 pyemd-1.1.0",
+        "NPM_PKGS": "cheerio@1.2.0 terser@5.51.4 uglify-js@3.19.3 csso@5.0.5 mysql2@3.25.0"
+        " mqtt@5.16.0 jsdom@31.0.1 tone@15.5.44 react-native-bouncy-checkbox@4.1.4"
+        " react-native-swiper-flatlist@3.2.5 react-native-animated-pagination-dots@0.1.73"
+        " react-native-ratings@8.1.0 react-native-background-timer@2.4.1 react-native-sms@1.12.0"
+        " react-native-wifi-reborn@4.13.6 react-native-immersive@2.0.0 react-native-app-auth@8.4.1"
+        " react-native-contacts-wrapper@0.2.4 react-native-image-resizer@1.4.5"
+        " react-native-tts@4.1.1 react-native-system-setting@1.7.6 react-native-send-intent@1.3.0"
+        " react-native-shake@6.10.0",
+        "DEBS": "golang-github-getkin-kin-openapi-dev=0.110.0-1"
+        " golang-github-minio-minio-go-dev=6.0.53-1 golang-github-mdlayher-netlink-dev=1.7.1-1"
+        " golang-github-bwesterb-go-ristretto-dev=1.2.2-2"
+        " golang-github-aquasecurity-table-dev=1.8.0-3"
+        " golang-github-influxdata-go-syslog-dev=2.0.1-1 librust-crossterm-dev=0.25.0-2"
+        " librust-zvariant-dev=2.10.0-1 librust-quick-protobuf-dev=0.7.0-2"
+        " librust-plotters-dev=0.3.4-3 librust-lyon-path-dev=0.15.1-1"
+        " librust-proptest-dev=1.0.0-1 libasio-dev=1:1.22.1-1 libcapnp-dev=0.9.2-2"
+        " libpstreams-dev=1.0.3-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_N.split()],
+        "C_GLOBS": [
+            "pypi/pillow*/src/libImaging/*.[ch]",
+            "pypi/pillow*/src/*.c",
+            "pypi/spidev*/*.[ch]",
+            "pypi/pylibmc*/src/*.[ch]",
+            "pypi/pycrypto*/src/*.[ch]",
+            "pypi/bsdiff4*/bsdiff4/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/faust_cchardet*/src/ext/uchardet/src/*.cpp",
+            "pypi/faust_cchardet*/src/ext/uchardet/src/*.h",
+            "pypi/kiwisolver*/kiwi/*.h",
+            "pypi/kiwisolver*/py/src/*.cpp",
+            "pypi/kiwisolver*/py/src/*.h",
+            "pypi/pyemd*/src/*.hpp",
+            "pypi/pyemd*/pyemd/lib/*.hpp",
+            f"{INC}/asio/*.hpp",
+            f"{INC}/asio/detail/*.hpp",
+            f"{INC}/asio/impl/*.hpp",
+            f"{INC}/kj/*.h",
+            f"{INC}/pstreams/pstream.h",
         ],
     },
 }
