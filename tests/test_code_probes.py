@@ -4789,3 +4789,75 @@ def test_a_frame_naming_an_outer_closure_keeps_that_closure_whole(lang: str) -> 
         is not None
     )
     assert not res.over_budget
+
+
+def test_a_frame_naming_the_function_itself_keeps_it_whole_around_its_closure() -> None:
+    # tone's `Emitter.once`: the frame says `at once`, its line inside the arrow
+    # `boundCallback` that `once` defines; the cut went around `boundCallback`, and the rest
+    # of `once` (what registers it) was left out
+    code = (
+        "export class Emitter extends Tone {\n" + _fill("js", 10) + "  once(event, callback) {\n"
+        "    const boundCallback = (...args) => {\n      callback(...args);\n"
+        "      this.off(event, boundCallback);\n    };\n"
+        "    this.on(event, boundCallback);\n    return this;\n  }\n}\n"
+    )
+    row = code.splitlines().index("      callback(...args);") + 1
+    report = f"TypeError: callback is not a function\n    at once (emitter.js:{row}:7)"
+    text, res = _reported("emitter.js", "js", code, report, 0.85)
+    assert "    this.on(event, boundCallback);" in text
+    block = text.split("```js\n")[1].split("```")[0]
+    assert clean_parse("javascript", block.encode()) is not None
+    assert not res.over_budget
+
+
+def test_the_newest_question_naming_a_closure_outranks_what_earlier_turns_named() -> None:
+    # paho-mqtt's aws_iot.py: the assistant quoted `example_use`, the user then asked about
+    # `getSignatureKey`, a closure of another function; both were kept, 143 over
+    steps = "".join(f"    header_{i} = build(access_key, region, {i})\n" for i in range(12))
+    code = (
+        "import hmac\n\n\n"
+        "def get_auth_headers(access_key, secret_key, region):\n" + steps + "\n"
+        "    def getSignatureKey(key, dateStamp):\n"
+        '        kDate = sign(("AWS4" + key).encode("utf-8"), dateStamp)\n'
+        "        return sign(kDate, region)\n\n" + steps.replace("header_", "more_") + "\n"
+        "    return header_0\n\n\n"
+        "def example_use():\n"
+        + "".join(f'    setting_{i} = os.environ["SETTING_{i}"]\n' for i in range(14))
+        + "    return setting_0\n"
+    )
+    quote = 'def example_use():\n    setting_0 = os.environ["SETTING_0"]\n'
+    msgs = _quoted_then_asked("aws_iot.py", "python", code, "example_use", quote, "getSignatureKey")
+    budget = ctxpress.count_tokens(msgs) - int(0.8 * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert '        kDate = sign(("AWS4" + key).encode("utf-8"), dateStamp)' in text
+    assert 'setting_9 = os.environ["SETTING_9"]' not in text
+    assert not res.over_budget
+
+
+def test_a_component_opened_around_a_handler_keeps_only_the_props_it_names() -> None:
+    # react-native-swiper-flatlist's `SwiperFlatList = React.forwardRef(({ … forty props …
+    # }: Props, ref) => { … })` asked about `_onMomentumScrollEnd`: the whole props header
+    # stayed, 128 over
+    props = "".join(f"      option{i} = false,\n" for i in range(30))
+    handlers = "".join(
+        f"    const handler{i} = (value: number) => {{\n      setIndex(value + {i});\n"
+        f"      report('handler {i}', value);\n    }};\n\n"
+        for i in range(8)
+    )
+    code = (
+        "export const Swiper = React.forwardRef(\n  (\n    {\n"
+        + props
+        + "      onMomentumScrollEnd,\n      ...props\n    }: SwiperProps,\n"
+        "    ref: React.Ref<SwiperHandle>,\n  ) => {\n"
+        "    const [index, setIndex] = React.useState(0);\n\n"
+        + handlers
+        + "    const _onMomentumScrollEnd = (event: ScrollEvent) => {\n"
+        "      onMomentumScrollEnd?.({ index }, event);\n    };\n\n"
+        "    return <View {...props} />;\n  },\n);\n"
+    )
+    out, res = _send("Why does `_onMomentumScrollEnd` return the wrong value?", "tsx", code, 0.3)
+    assert "      onMomentumScrollEnd?.({ index }, event);" in out
+    assert "      onMomentumScrollEnd,\n" in out and "option12 = false" not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

@@ -211,14 +211,19 @@ def find_focal(
             seeds[u] = 1.0
     # Once the newest question names a definition, one only earlier turns named (what the
     # assistant quoted before the user asked about another) is asked about, not forced in.
-    # (So is the function around a closure only earlier turns named.)
-    if now is not None and any(seeds.get(u) == 0.0 and u.label in now for u in named):
+    # (So is the function around a closure only earlier turns named; and the closure the
+    # newest question names is such a definition too.)
+    said_now = {
+        u
+        for u, at in holders.items()
+        if now is not None and any(w in now for r in at for w in IDENT.findall(outline.lines[r]))
+    }
+    if now is not None and (said_now or any(seeds.get(u) == 0.0 and u.label in now for u in named)):
         for u in named:
-            if seeds.get(u) == 0.0 and u.label not in now and u not in located:
+            if seeds.get(u) == 0.0 and u.label not in now and u not in located | said_now:
                 seeds[u] = 1.0
-        for u, at in holders.items():
-            said_now = any(w in now for r in at for w in IDENT.findall(outline.lines[r]))
-            if seeds.get(u) == 0.0 and not said_now and u not in located:
+        for u in holders:
+            if seeds.get(u) == 0.0 and u not in said_now and u not in located:
                 seeds[u] = 1.0
     # A class named because a focal method sits in it (``self: IndexedSet``,
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
@@ -401,7 +406,8 @@ def _closures_at(
     function around it, with the row the closure starts on; the function's other rows the
     report names stay as they are. Of closures inside closures, the innermost, unless an
     outer one is what the prose names (the frame `onReactContextInitialized(…:60)` where
-    line 60 is in a `Runnable`'s `run` inside it). A table-driven subtest's closure comes
+    line 60 is in a `Runnable`'s `run` inside it), or the function itself (`at once`, the
+    line in its `boundCallback`: kept whole). A table-driven subtest's closure comes
     with the row of the table entry the run names (``cases.go_table_entry``). Nothing where
     no row is inside a closure: the function the report points into is kept whole. (In
     Java, a method of a field's anonymous class is such a closure, the field around it.)"""
@@ -422,6 +428,11 @@ def _closures_at(
                     break
             node = node.parent
         said = [(n, e) for n, e in found if _named(n) and _frame_name(n) in names]
+        # the frame names the function itself (`at once`), not its `boundCallback` (a
+        # subtest is named by its title, whatever the frame says)
+        itself = not said and u.name in names
+        if itself and found and found[0][1] is None and not _subtest(found[0][0]):
+            found = []
         at = [row]
         if found:
             node, entry = said[0] if said else found[0]

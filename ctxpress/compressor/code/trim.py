@@ -303,13 +303,17 @@ def render(
         if out and out[-1].strip():
             out.append(line)  # as written: a blank line may hold spaces, or a `\r`
 
-    def structural(a: int, b: int) -> bool:
+    def structural(a: int, b: int, hidden: frozenset[int] = frozenset()) -> bool:
         emitted = False
         for r in range(a, b + 1):
             if r in quiet_rows:
                 continue
             line = lines[r]
-            if line.strip():
+            if r in hidden:  # a run of parameters nothing kept names: one elision
+                if r - 1 not in hidden:
+                    out.append(indent_of(line) + marker_text)
+                emitted = True
+            elif line.strip():
                 out.append(line)
                 emitted = True
             else:
@@ -344,8 +348,9 @@ def render(
                 if python
                 else {c.suite for c in u.children or ()}
             )
+            hidden = _open_parameters(outline, u, mode, partial)
             for c in u.children or ():
-                if structural(cur, c.first - 1) or c.suite != suite:
+                if structural(cur, c.first - 1, hidden) or c.suite != suite:
                     dropped_run = False
                 suite = c.suite
                 cur = c.last + 1
@@ -571,6 +576,7 @@ def nested_cut(
     kept: set[int] = set()
     elided: list[Any] = []  # members of the blocks on the way the cut leaves out
     body = None
+    outer = None  # in a statement, the outermost function around the definitions
     for row in rows:
         node = _opening(outline, row)
         chain = []
@@ -583,6 +589,10 @@ def nested_cut(
             path, gone = _path_rows(lines, chain, chain[-1], python)
             kept |= path
             elided.extend(gone)
+            around = [
+                c for c in chain if c.type in outline.spec.functions and c.start_point[0] < row
+            ]
+            outer = outer or (around[-1] if around else None)
             continue
         while node is not None and not (
             node.type in outline.spec.functions and u.start <= node.start_point[0] <= u.head_end
@@ -603,14 +613,20 @@ def nested_cut(
     if body is None and u.collapsible:
         return None
 
-    fn = node if u.collapsible else None
+    fn = node if u.collapsible else outer
+    # (a statement's rows hold the parameters of the function in it: `forwardRef(({ … }) =>`)
+    params = fn.child_by_field_name("parameters") if fn is not None and outer else None
+    own = set(range(params.start_point[0], end_row(params) + 1)) if params is not None else set()
 
     def cut(rows: set[int], words: set[str]) -> list[str]:
-        # (``words``: those of ``rows``, all below the header)
-        return cut_rows(outline, u, rows, _unnamed_parameters(outline, fn, words))
+        # (``words``: those of ``rows``, but the header's or the parameters')
+        hidden = _unnamed_parameters(outline, fn, words)
+        if u.collapsible:
+            return cut_rows(outline, u, rows, hidden)
+        return cut_rows(outline, u, rows - {r for a, b in hidden for r in range(a, b + 1)})
 
     # what the kept code uses from the enclosing body and the blocks on the way
-    words = set(IDENT.findall("\n".join(lines[r] for r in kept)))
+    words = set(IDENT.findall("\n".join(lines[r] for r in kept - own)))
     if cost is not None:
         # what it uses directly first, then what that uses; smallest first
         imported = {i for w in words for i in outline.top.get(w, ()) if i.kind == "import"}
@@ -646,6 +662,36 @@ def nested_cut(
     return cut(kept, words)
 
 
+def _open_parameters(
+    outline: Outline, u: Unit, mode: dict[Unit, int], partial: dict[Unit, list[str]] | None
+) -> frozenset[int]:
+    """Rows of the long JS / TS parameter list of a function opened around some of its
+    statements (a component `forwardRef(({ … forty props … }, ref) => { … })` asked about
+    one handler) that bind nothing the kept statements name: they give way as the
+    statements left out do (``_unnamed_parameters``)."""
+    if outline.lang not in ("javascript", "typescript", "tsx") or u.kind not in _FUNCTION_LIKE:
+        return frozenset()
+    if outline.tree is None or u.head_end - u.start < _LONG_PARAMETERS:
+        return frozenset()
+    fn = node_at(outline, u.head_end)
+    while fn is not None and not (
+        fn.type in outline.spec.functions and u.start <= fn.start_point[0] <= u.head_end
+    ):
+        fn = fn.parent
+    kept: list[str] = []
+    for c in u.children or ():
+        m = mode.get(c, DROP)
+        if m == PART and partial and c in partial:
+            kept.extend(partial[c])
+        elif m != DROP:
+            kept.extend(outline.lines[c.first : c.last + 1])
+    words = set(IDENT.findall("\n".join(kept)))
+    runs = _unnamed_parameters(outline, fn, words)
+    return frozenset(r for a, b in runs for r in range(a, b + 1))
+
+
+# a function, or a block opened like one (`forwardRef((props, ref) => { … })`)
+_FUNCTION_LIKE = frozenset({"func", "block"})
 # The JS / TS parameters and destructured props a long list can give way to an elision.
 _ITEMS = frozenset(
     {
@@ -674,15 +720,28 @@ def _unnamed_parameters(outline: Outline, fn: Any, words: set[str]) -> list[tupl
     if params is None or end_row(params) - params.start_point[0] < _LONG_PARAMETERS:
         return []
     items = [c for c in params.named_children if c.type != "comment"]
-    if len(items) == 1:  # `({ a, b = 1, ...rest }: Props)`: its props
-        one = items[0]
+    lists = [items] if len(items) > 1 else []
+    for one in items:  # `({ a, b = 1, ...rest }: Props, ref)`: its props too
         pattern = one.child_by_field_name("pattern") or one
         if pattern.type == "assignment_pattern":
             pattern = pattern.child_by_field_name("left") or pattern
-        if pattern.type != "object_pattern":
-            return []
-        items = [c for c in pattern.named_children if c.type != "comment"]
-    return _unnamed_items(outline.lines, items, words)
+        if pattern.type == "object_pattern":
+            lists.append([c for c in pattern.named_children if c.type != "comment"])
+    rows = sorted(
+        {
+            r
+            for found in lists
+            for a, b in _unnamed_items(outline.lines, found, words)
+            for r in range(a, b + 1)
+        }
+    )
+    runs: list[tuple[int, int]] = []
+    for r in rows:
+        if runs and runs[-1][1] == r - 1:
+            runs[-1] = (runs[-1][0], r)
+        else:
+            runs.append((r, r))
+    return runs
 
 
 def _unnamed_props(outline: Outline, st: Any, words: set[str]) -> set[int]:
