@@ -518,21 +518,21 @@ def _balanced(line: str) -> bool:
 
 
 def cut_rows(
-    outline: Outline, u: Unit, rows: set[int], hidden: Sequence[tuple[int, int]] = ()
+    outline: Outline, u: Unit, rows: set[int], hidden: frozenset[int] = frozenset()
 ) -> list[str]:
     """``u``'s header, its ``rows`` and its closing lines, one elision for each run of
     code left out between them (blank lines between kept rows stay). A unit with no
-    header (a statement) is its ``rows`` alone. The ``hidden`` runs of header rows (the
-    parameters nothing kept names: ``_unnamed_parameters``) give way to an elision each."""
+    header (a statement) is its ``rows`` alone. Each run of ``hidden`` header rows (the
+    parameters nothing kept names: ``_unnamed_parameters``) gives way to an elision."""
     lines, python = outline.lines, outline.spec.python
     code = [r for r in sorted(rows) if lines[r].strip()]
     prev = u.header_last
-    out, r0 = [], u.start
-    for a, b in hidden:
-        out.extend(lines[r0:a])
-        out.append(indent_of(lines[a]) + elision(outline))
-        r0 = b + 1
-    out.extend(lines[r0 : prev + 1])
+    out = []
+    for r in range(u.start, prev + 1):
+        if r not in hidden:
+            out.append(lines[r])
+        elif r - 1 not in hidden:
+            out.append(indent_of(lines[r]) + elision(outline))
     end = u.close if u.close >= 0 else u.last + 1
     for r in [*code, end]:
         gap = [g for g in range(prev + 1, r) if lines[g].strip()]
@@ -594,9 +594,7 @@ def nested_cut(
             ]
             outer = outer or (around[-1] if around else None)
             continue
-        while node is not None and not (
-            node.type in outline.spec.functions and u.start <= node.start_point[0] <= u.head_end
-        ):
+        while node is not None and not _heads(outline, u, node):
             chain.append(node)
             node = node.parent
         body = node.child_by_field_name("body") if node is not None else None
@@ -615,7 +613,7 @@ def nested_cut(
 
     fn = node if u.collapsible else outer
     # (a statement's rows hold the parameters of the function in it: `forwardRef(({ … }) =>`)
-    params = fn.child_by_field_name("parameters") if fn is not None and outer else None
+    params = outer.child_by_field_name("parameters") if outer is not None else None
     own = set(range(params.start_point[0], end_row(params) + 1)) if params is not None else set()
 
     def cut(rows: set[int], words: set[str]) -> list[str]:
@@ -623,7 +621,7 @@ def nested_cut(
         hidden = _unnamed_parameters(outline, fn, words)
         if u.collapsible:
             return cut_rows(outline, u, rows, hidden)
-        return cut_rows(outline, u, rows - {r for a, b in hidden for r in range(a, b + 1)})
+        return cut_rows(outline, u, rows - hidden)
 
     # what the kept code uses from the enclosing body and the blocks on the way
     words = set(IDENT.findall("\n".join(lines[r] for r in kept - own)))
@@ -674,9 +672,7 @@ def _open_parameters(
     if outline.tree is None or u.head_end - u.start < _LONG_PARAMETERS:
         return frozenset()
     fn = node_at(outline, u.head_end)
-    while fn is not None and not (
-        fn.type in outline.spec.functions and u.start <= fn.start_point[0] <= u.head_end
-    ):
+    while fn is not None and not _heads(outline, u, fn):
         fn = fn.parent
     kept: list[str] = []
     for c in u.children or ():
@@ -685,9 +681,12 @@ def _open_parameters(
             kept.extend(partial[c])
         elif m != DROP:
             kept.extend(outline.lines[c.first : c.last + 1])
-    words = set(IDENT.findall("\n".join(kept)))
-    runs = _unnamed_parameters(outline, fn, words)
-    return frozenset(r for a, b in runs for r in range(a, b + 1))
+    return _unnamed_parameters(outline, fn, set(IDENT.findall("\n".join(kept))))
+
+
+def _heads(outline: Outline, u: Unit, node: Any) -> bool:
+    """Whether ``node`` is the function ``u``'s header opens (its parameters, its body)."""
+    return node.type in outline.spec.functions and u.start <= node.start_point[0] <= u.head_end
 
 
 # a function, or a block opened like one (`forwardRef((props, ref) => { … })`)
@@ -709,16 +708,16 @@ _ITEMS = frozenset(
 _LONG_PARAMETERS = 6
 
 
-def _unnamed_parameters(outline: Outline, fn: Any, words: set[str]) -> list[tuple[int, int]]:
-    """Runs of rows of a long JS / TS parameter list (or of the one destructured
-    parameter, a component's props) that bind none of ``words``, those of the kept code:
-    the header of a long function cut around a closure gives way like the body around
-    it. Only parameters alone on their rows, in runs of two rows or more."""
+def _unnamed_parameters(outline: Outline, fn: Any, words: set[str]) -> frozenset[int]:
+    """Rows of a long JS / TS parameter list (and of its destructured parameters, a
+    component's props) that bind none of ``words``, those of the kept code: the header of
+    a long function cut around a closure gives way like the body around it. Only
+    parameters alone on their rows, in runs of two rows or more."""
     if fn is None or outline.lang not in ("javascript", "typescript", "tsx"):
-        return []
+        return frozenset()
     params = fn.child_by_field_name("parameters")
     if params is None or end_row(params) - params.start_point[0] < _LONG_PARAMETERS:
-        return []
+        return frozenset()
     items = [c for c in params.named_children if c.type != "comment"]
     lists = [items] if len(items) > 1 else []
     for one in items:  # `({ a, b = 1, ...rest }: Props, ref)`: its props too
@@ -727,21 +726,7 @@ def _unnamed_parameters(outline: Outline, fn: Any, words: set[str]) -> list[tupl
             pattern = pattern.child_by_field_name("left") or pattern
         if pattern.type == "object_pattern":
             lists.append([c for c in pattern.named_children if c.type != "comment"])
-    rows = sorted(
-        {
-            r
-            for found in lists
-            for a, b in _unnamed_items(outline.lines, found, words)
-            for r in range(a, b + 1)
-        }
-    )
-    runs: list[tuple[int, int]] = []
-    for r in rows:
-        if runs and runs[-1][1] == r - 1:
-            runs[-1] = (runs[-1][0], r)
-        else:
-            runs.append((r, r))
-    return runs
+    return frozenset().union(*(_unnamed_items(outline.lines, found, words) for found in lists))
 
 
 def _unnamed_props(outline: Outline, st: Any, words: set[str]) -> set[int]:
@@ -759,13 +744,12 @@ def _unnamed_props(outline: Outline, st: Any, words: set[str]) -> set[int]:
     if end_row(pattern) - pattern.start_point[0] < _LONG_PARAMETERS:
         return set()
     items = [c for c in pattern.named_children if c.type != "comment"]
-    runs = _unnamed_items(outline.lines, items, words)
-    return {r for a, b in runs for r in range(a, b + 1)}
+    return set(_unnamed_items(outline.lines, items, words))
 
 
-def _unnamed_items(lines: list[str], items: list[Any], words: set[str]) -> list[tuple[int, int]]:
-    """Runs (two rows or more) of the ``items`` of a parameter list or an object pattern
-    that are alone on their rows and bind none of ``words``."""
+def _unnamed_items(lines: list[str], items: list[Any], words: set[str]) -> frozenset[int]:
+    """The rows of the runs (two rows or more) of the ``items`` of a parameter list or an
+    object pattern that are alone on their rows and bind none of ``words``."""
     runs: list[tuple[int, int]] = []
     run: list[int] = []
     for i, c in enumerate(items):
@@ -784,7 +768,7 @@ def _unnamed_items(lines: list[str], items: list[Any], words: set[str]) -> list[
         run = []
     if run and run[-1] > run[0]:
         runs.append((run[0], run[-1]))
-    return runs
+    return frozenset(r for a, b in runs for r in range(a, b + 1))
 
 
 def _opening(outline: Outline, row: int) -> Any:
