@@ -89,10 +89,19 @@ ratings, background-timer, sms, wifi-reborn, immersive, app-auth, contacts-wrapp
 image-resizer, tts, system-setting, send-intent, shake; Go kin-openapi, minio-go, netlink,
 go-ristretto, table, go-syslog and Rust crossterm, zvariant, quick-protobuf, plotters,
 lyon-path, proptest from Debian.
+Set ``o`` (chosen 2026-12-05, after set n's fixes): Python in xmltodict, docopt, tzlocal,
+hyperframe, hpack, termcolor, python-slugify, fabric; C in coverage's tracer, httptools (llhttp,
+http-parser), crc32c, pyppmd, persistent, BTrees, time-machine, bitstruct, argon2, msgspec and
+datrie's libdatrie; C++ in mapbox_earcut, pycld2's CLD2, kenlm and the mdds headers; JS / TS /
+TSX / Java in codemirror 5, chart.js, quill, slate, draft-js, xstate, formik, typeorm, graphql
+and react-native haptic-feedback, localize, animatable, modal, toast-message, calendars,
+get-random-values, randombytes, charts-wrapper, blur, fingerprint-scanner, background-fetch,
+android-location-enabler, actions-sheet, chart-kit, html-to-pdf; Go chroma, go-imap, go-spew,
+go-difflib, go-runewidth, roaring and Rust nix, object, zip, tar, httparse, cookie from Debian.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|n] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|n] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|o] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|o] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -122,6 +131,7 @@ _PY_K = "simpy dramatiq oauthlib mutagen wtforms APScheduler ecdsa"
 _PY_L = "docutils urwid kazoo astroid mongoengine pyasn1"
 _PY_M = "feedparser configobj asn1crypto natsort httplib2 inflect"
 _PY_N = "GitPython gitdb portion multipledispatch isodate rfc3986 wsproto paho_mqtt"
+_PY_O = "xmltodict docopt tzlocal hyperframe hpack termcolor python_slugify fabric"
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -574,6 +584,57 @@ SETS = {
             f"{INC}/asio/impl/*.hpp",
             f"{INC}/kj/*.h",
             f"{INC}/pstreams/pstream.h",
+        ],
+    },
+    "o": {
+        "PYPI": "xmltodict-1.0.4 docopt-0.6.2 tzlocal-5.4.5 hyperframe-6.1.0 hpack-4.2.0"
+        " termcolor-3.3.0 python_slugify-9.2.0 fabric-3.2.3 coverage-7.18.0 httptools-0.9.0"
+        " crc32c-2.9.post0 pyppmd-1.3.1 persistent-6.9 btrees-6.5 time_machine-3.6.0"
+        " bitstruct-8.24.0 argon2_cffi_bindings-26.2.0 msgspec-0.23.0 datrie-0.8.3"
+        " mapbox_earcut-2.1.0 pycld2-0.42 kenlm-0.3.0",
+        "NPM_PKGS": "codemirror@5.65.21 chart.js@4.6.2 quill@2.0.3 slate@0.146.0 draft-js@0.11.7"
+        " xstate@5.33.3 formik@2.4.9 typeorm@1.1.3 graphql@16.15.0"
+        " react-native-haptic-feedback@3.0.0 react-native-localize@3.7.2"
+        " react-native-animatable@1.4.0 react-native-modal@13.0.2"
+        " react-native-toast-message@2.5.2 react-native-calendars@1.1314.0"
+        " react-native-get-random-values@2.0.0 react-native-randombytes@3.6.2"
+        " react-native-charts-wrapper@0.6.0 @react-native-community/blur@4.4.1"
+        " react-native-fingerprint-scanner@6.0.0 react-native-background-fetch@4.4.2"
+        " react-native-android-location-enabler@3.0.1 react-native-actions-sheet@10.1.2"
+        " react-native-chart-kit@7.0.4 react-native-html-to-pdf@1.3.0",
+        "DEBS": "golang-github-alecthomas-chroma-dev=0.10.0-3"
+        " golang-github-emersion-go-imap-dev=1.2.0-2 golang-github-davecgh-go-spew-dev=1.1.1-3"
+        " golang-github-pmezard-go-difflib-dev=1.0.0-3"
+        " golang-github-mattn-go-runewidth-dev=0.0.14-1"
+        " golang-github-roaringbitmap-roaring-dev=0.4.21-2 librust-nix-dev=0.26.1-3"
+        " librust-object-dev=0.30.0-1 librust-zip-dev=0.6.3-3 librust-tar-dev=0.4.38-1"
+        " librust-httparse-dev=1.8.0-1 librust-cookie-dev=0.16.0-1 libmdds-dev=2.0.3-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_O.split()],
+        "C_GLOBS": [
+            "pypi/coverage*/coverage/ctracer/*.[ch]",
+            "pypi/httptools*/httptools/parser/*.[ch]",
+            "pypi/httptools*/vendor/**/*.[ch]",
+            "pypi/crc32c*/src/crc32c/ext/*.[ch]",
+            "pypi/pyppmd*/src/**/*.[ch]",
+            "pypi/persistent*/src/persistent/*.[ch]",
+            "pypi/btrees*/src/BTrees/*.[ch]",
+            "pypi/time_machine*/src/*.c",
+            "pypi/bitstruct*/src/bitstruct/*.[ch]",
+            "pypi/argon2_cffi_bindings*/extras/libargon2/**/*.[ch]",
+            "pypi/msgspec*/src/msgspec/*.[ch]",
+            "pypi/datrie*/libdatrie/**/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/mapbox_earcut*/include/**/*.hpp",
+            "pypi/mapbox_earcut*/src/*.cpp",
+            "pypi/pycld2*/cld2/**/*.cc",
+            "pypi/pycld2*/cld2/**/*.h",
+            "pypi/kenlm*/lm/**/*.cc",
+            "pypi/kenlm*/lm/**/*.hh",
+            "pypi/kenlm*/util/**/*.cc",
+            "pypi/kenlm*/util/**/*.hh",
+            f"{INC}/mdds-2.0/**/*.hpp",
+            f"{INC}/mdds-2.0/**/*.inl",
         ],
     },
 }
