@@ -4861,3 +4861,144 @@ def test_a_component_opened_around_a_handler_keeps_only_the_props_it_names() -> 
     assert "      onMomentumScrollEnd,\n" in out and "option12 = false" not in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_an_attribute_over_lines_before_an_import_stays_whole() -> None:
+    # nix's test_ptrace.rs: `#[cfg(all(` … `))]` over five lines before `use
+    # memoffset::offset_of;` was read as ending on its second line, the import cut there to
+    # fit, and the block sent whole because the trimmed output did not parse
+    code = (
+        '#[cfg(all(\n    target_os = "linux",\n    any(target_arch = "x86_64"),\n'
+        '    target_env = "gnu"\n))]\n#[cfg(feature = "memoffset")]\n'
+        "use memoffset::offset_of;\nuse nix::errno::Errno;\nuse nix::sys::ptrace;\n"
+        "use nix::unistd::getpid;\n\n"
+        + _fill("rust", 12)
+        + "fn test_ptrace_syscall() {\n    let rax = offset_of!(libc::user, regs);\n"
+        "    ptrace::syscall(getpid(), rax).unwrap();\n}\n"
+    )
+    out, _ = _send("Why does `test_ptrace_syscall` fail?", "rust", code, 0.15)
+    assert "    ptrace::syscall(getpid(), rax).unwrap();" in out and len(out) < len(code) // 3
+    assert code.split("use nix")[0] in out  # the attributes and the import, whole
+    assert clean_parse("rust", out.encode()) is not None
+
+
+def test_a_rust_use_in_another_mod_is_no_import_of_the_focal_function() -> None:
+    # nix's sched.rs: `mod sched_linux_like { use crate::Result; use std::mem; … }` kept
+    # (an empty module holding its imports) for `sched_affinity`'s `sched_getaffinity`,
+    # which reads `Result` and `mem` through its own module's imports
+    uses = "    use crate::errno::Errno;\n    use crate::Result;\n    use std::mem;\n\n"
+    focal = (
+        "    pub fn sched_getaffinity(pid: i32) -> Result<usize> {\n"
+        "        let res = unsafe { libc::sched_getaffinity(pid, mem::size_of::<usize>()) };\n"
+        "        Errno::result(res).map(|_| 0)\n    }\n"
+    )
+    code = (
+        "mod sched_linux_like {\n"
+        + uses
+        + _fill("rust", 8)
+        + "}\n\nmod sched_affinity {\n"
+        + uses
+        + focal
+        + "\n"
+        + _fill("rust", 8).replace("fn helper", "fn other")
+        + "}\n"
+    )
+    msgs = [{"role": "user", "content": f"Why does `sched_getaffinity` fail?\n```rust\n{code}```"}]
+    own = "```rust\nmod sched_affinity {\n" + uses + focal + "}\n```"
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) + ctxpress.count_tokens(own)
+    res = ctxpress.compress(msgs, budget=budget + 6, stages=["code"])
+    out = str(res.messages[0]["content"])
+    assert "        Errno::result(res).map(|_| 0)" in out and out.count("use std::mem;") == 1
+    assert clean_parse("rust", out.split("```rust\n")[1].split("```")[0].encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_method_of_a_local_anonymous_class_after_its_annotation_is_focal() -> None:
+    # react-native-background-fetch's `configure` holds `BackgroundFetch.Callback callback
+    # = new BackgroundFetch.Callback() { @Override public void onFetch(String taskId) {`:
+    # the annotation on the method's row hid the definition, and the file became a map
+    code = (
+        "public class FetchModule {\n"
+        + _fill("java", 10)
+        + "    public void configure(final Promise promise) {\n"
+        "        Callback callback = new Callback() {\n"
+        "            @Override public void onFetch(String taskId) {\n"
+        '                params.putString("taskId", taskId);\n'
+        "                emit(EVENT_FETCH, params);\n            }\n        };\n"
+        "        adapter.configure(callback);\n    }\n}\n"
+    )
+    out, res = _send("Why does `onFetch` send the wrong event?", "java", code, 0.4)
+    assert "                emit(EVENT_FETCH, params);" in out
+    assert clean_parse("java", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_stub_in_an_earlier_message_stays_whole_without_its_imports() -> None:
+    # react-native-charts-wrapper's CombinedDataExtract: the asked-about `createDataSet`, a
+    # `throw new UnsupportedOperationException()` stub, and its imports overran a tight
+    # budget; the pass that leaves names undefined to fit was given the target the loop had
+    # cut to 1 token, so the stub itself was collapsed though it fits without them
+    code = (
+        "import com.github.charting.data.Entry;\n"
+        "import com.github.charting.interfaces.datasets.IDataSet;\n"
+        "import java.util.ArrayList;\n\n"
+        "public class CombinedDataExtract extends DataExtract<CombinedData, Entry> {\n"
+        + _fill("java", 10)
+        + "    @Override\n"
+        "    IDataSet<Entry> createDataSet(ArrayList<Entry> entries, String label) {\n"
+        "        throw new UnsupportedOperationException();\n    }\n}\n"
+    )
+    quote = "    int helper3(int x) {\n        int y = x * 3;\n"
+    msgs = _quoted_then_asked("Extract.java", "java", code, "helper3", quote, "createDataSet")
+    focal = code[code.index("    @Override") :].rsplit("}", 1)[0]
+    room = ctxpress.count_tokens("```java\n" + focal + "}\n```") + 12
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) + room
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert "        throw new UnsupportedOperationException();" in text
+    assert not res.over_budget
+
+
+def test_untagged_cpp_with_more_c_cues_than_cpp_ones_is_read_as_cpp() -> None:
+    # CLD2's cldutil_offline.cc, pasted without a tag: its `#include`s and `void f(` lines
+    # are C's cues, its one `namespace CLD2 {` C++'s; C reads the namespace cleanly as a
+    # function of type `namespace`, its definitions hidden in the body, so nothing was focal
+    code = (
+        '#include "tote.h"\n#include "cldutil.h"\n\nnamespace CLD2 {\n\n'
+        + _fill("cpp", 10).replace("int helper", "void helper").replace("return y;", "y++;")
+        + "void DoWordScore(const char* isrc, int srclen, Tote* tote) {\n"
+        "  uint32 langprob = GetNextLangprob(&isrc, &srclen);\n"
+        "  tote->Add(langprob);\n}\n\n}  // namespace CLD2\n"
+    )
+    msgs = [{"role": "user", "content": f"Here is my code:\n```\n{code}```\nWhy is the score low?"}]
+    msgs[0]["content"] += " It comes from `DoWordScore`."
+    budget = ctxpress.count_tokens(msgs) - int(0.6 * ctxpress.count_tokens(code))
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert "  tote->Add(langprob);" in text
+    assert any("cpp block" in n for s in res.stages for n in s.notes)
+    assert not res.over_budget
+
+
+def test_a_block_opened_around_a_focal_function_keeps_its_imports_not_its_comments() -> None:
+    # hpack's conftest.py: `if os.path.isdir('tests/test_fixtures/'):` around the fixture
+    # asked about; the comments between the `:` and the first statement (tree-sitter puts
+    # them beside the block, not in it) stayed whole, 88 tokens over, and `import os`,
+    # which the kept header reads, was dropped
+    notes = "".join(
+        f"    # note {i}: large integration tests are not shipped in sdist.\n" for i in range(6)
+    )
+    code = (
+        "import os\nimport json\n\n"
+        + _fill("python", 6)
+        + "if os.path.isdir('tests/test_fixtures/'):\n"
+        + notes
+        + "\n"
+        + "".join(f"    files_{i} = os.listdir('fixtures/{i}')\n" for i in range(8))
+        + "\n    def story(request):\n        with open(request.param) as f:\n"
+        "            return json.load(f)\n"
+    )
+    out, _ = _send("Why does `story` return the wrong value?", "python", code, 0.12)
+    assert "            return json.load(f)" in out and "import os\n" in out
+    assert "# note 3" not in out
+    assert clean_parse("python", out.encode()) is not None and len(out) < len(code) // 3

@@ -451,18 +451,26 @@ class CodeStage:
         if over > 0:
             # Still over: the history stage would drop whole messages, a block's with it. A
             # block it may drop (not in the newest user message) fits its share without the
-            # definitions its focal code uses rather than be lost whole.
-            for k in short:
+            # definitions its focal code uses rather than be lost whole: each such block
+            # gives up its part of the excess (its target was cut past that in the loop).
+            droppable = [k for k in short if blocks[k].msg != newest and k not in repeats]
+            pool = max(1, sum(sizes[k] for k in droppable))
+            # (where that estimate overruns when counted, the target the loop came to)
+            for k in droppable:
                 b = blocks[k]
-                if b.msg == newest or k in repeats:
-                    continue
-                res = trim_outline(
-                    b.outline, focuses[k], targets[k], ctx.counter.text, b.tokens, define_used=False
-                )
-                if res.tokens_estimate < sizes[k] and _parses(b, res.code):
+                share = max(targets[k], sizes[k] - over * sizes[k] // pool - 1)
+                for room in dict.fromkeys((share, targets[k])):
+                    res = trim_outline(
+                        b.outline, focuses[k], room, ctx.counter.text, b.tokens, define_used=False
+                    )
+                    if res.tokens_estimate >= sizes[k] or not _parses(b, res.code):
+                        continue
                     results[k] = res.code
                     focal[k] = _named(res, b, focuses[k])
                     undefined.add(k)
+                    current = _apply(messages, blocks, results)
+                    if ctx.counter.messages(current) <= ctx.budget:
+                        break
             if undefined:
                 current = _apply(messages, blocks, results)
                 over = ctx.counter.messages(current) - ctx.budget

@@ -583,8 +583,10 @@ _NESTED_DEF = (
     r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^{{=]*)?\{{"
     r"|(?:^|[{{,])\s*({0})\s*:\s*"
     + _JS_FUNCTION
-    # a Java method of an anonymous or local class: `public void run() {`
-    + r"|^\s*(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
+    # a Java method of an anonymous or local class: `public void run() {` (after its
+    # annotations on the row: `@Override public void onFetch(String taskId) {`)
+    + r"|^\s*(?:@[\w.]+(?:\([^()]*\))?\s+)*"
+    r"(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
     r"(?:<[^>]*>\s+)?[\w.<>\[\]?,]+\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
     # a Java lambda in a local variable: `Runnable onEvent = () -> {`
     r"|^\s*(?:final\s+)?[\w.<>\[\]?]+(?:<[\w.<>\[\]?, ]*>)?\s+({0})\s*=\s*(?:\([^)]*\)|\w+)\s*->"
@@ -944,6 +946,14 @@ def required(
             for u in outline.top.get(w, ()):
                 if u.kind == "import" and not _INCLUDE.match(outline.lines[u.start]):
                     out[u] = False  # (an include's words are its path: ranked, `included`)
+    # The header of a Python block around focal code stays with it (`if os.path.isdir(…):`):
+    # the imports it names stay too, a line each (a definition it names is ranked; a JS
+    # block's header is a test's call or a typed object: `const x: Options = {`)
+    for p in enclosing if focal and outline.spec.python else ():
+        for w in code_names(outline, p) - set(p.defs) if p.kind == "block" else ():
+            for u in outline.top.get(w, ()):
+                if u.kind == "import" and not _INCLUDE.match(outline.lines[u.start]):
+                    out.setdefault(u, False)
     for f in focal:
         # a module-level function's own name is bound by it (not by its overload stubs);
         # a method's name binds nothing at module level
@@ -966,6 +976,7 @@ def required(
                 if u is not f
                 and u not in enclosing
                 and in_scope(u, f)  # not another test's local
+                and not _foreign_use(outline, u, f)
                 and not u.literal  # `{ test() {…} }` binds no `test`
                 and (u.kind != "block" or u.collapsible or u.last - u.start < _SHORT_ROWS)
             ]
@@ -1006,6 +1017,18 @@ def required(
             for u in _members_used(outline, f, bare | refs(outline, f)[1] | statics):
                 out.setdefault(u, False)
     return list(out.items())
+
+
+def _foreign_use(outline: Outline, u: Unit, user: Unit) -> bool:
+    """A Rust `use` inside another `mod` than ``user``'s: it binds its names there only
+    (`mod linux { use crate::Result; }` is no import of `mod bsd`'s code)."""
+    return (
+        outline.lang == "rust"
+        and u.kind == "import"
+        and u.parent is not None
+        and u.parent is not outline.root
+        and u.parent not in ancestors(user)
+    )
 
 
 def _scopes_only(outline: Outline, body: list[Unit]) -> frozenset[str]:

@@ -349,6 +349,11 @@ def candidates(code: str) -> list[str]:
         key=lambda t: (-t[0], t[1]),
     )
     order = [name for n, _, name in scored if n > 0]
+    if "cpp" in order and "c" in order[: order.index("cpp")]:
+        # C++'s cues are none of C's: C reads `namespace X { … }` cleanly, as a function
+        # of type `namespace` whose body hides every definition in it
+        order.remove("cpp")
+        order.insert(order.index("c"), "cpp")
     first = next((r for r in head.split("\n") if not _COMMENT_ROW.match(r)), "")
     lead = next((name for name, rx in _LEADS if rx.match(first)), None)
     return [lead, *(n for n in order if n != lead)] if lead else order

@@ -559,6 +559,17 @@ def node_at(outline: Outline, row: int) -> Any:
     return outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
 
 
+def _comments_before(block: Any) -> list[Any]:
+    """Python's comments between a header's `:` and its block: tree-sitter places them
+    beside the block, not in it, yet they lead its first statement (or float apart)."""
+    out: list[Any] = []
+    prev = block.prev_sibling
+    while prev is not None and prev.type == "comment":
+        out.insert(0, prev)
+        prev = prev.prev_sibling
+    return out
+
+
 def end_row(node: Any) -> int:
     row, col = node.end_point
     return row - 1 if col == 0 and row > node.start_point[0] else int(row)
@@ -1065,11 +1076,11 @@ class _Builder:
             out = []
             for child in core.children:
                 if child.type == "block":
-                    out.append(list(child.children))
+                    out.append([*_comments_before(child), *child.children])
                 elif child.type.endswith("_clause"):
                     for sub in child.children:
                         if sub.type == "block":
-                            out.append(list(sub.children))
+                            out.append([*_comments_before(sub), *sub.children])
             return out
         if core.type == "object":
             return [list(core.children)]
@@ -1094,9 +1105,14 @@ class _Builder:
         row = body.start_point[0]
         return [
             [
-                c
-                for c in body.children
-                if not (c.start_point[0] == row and c.is_named and _DIRECTIVE.match(node_text(c)))
+                *(_comments_before(body) if self.spec.python else ()),
+                *(
+                    c
+                    for c in body.children
+                    if not (
+                        c.start_point[0] == row and c.is_named and _DIRECTIVE.match(node_text(c))
+                    )
+                ),
             ]
         ]
 

@@ -932,10 +932,7 @@ def required_parts(
         if u.children is not None:
             continue
         rows = list(range(u.start, u.last + 1))
-        # the statement's first line, after its attributes (`#[cfg(…)]`, decorators)
-        head = u.start
-        while head < u.last and lines[head].lstrip().startswith(("#[", "@")):
-            head += 1
+        head = _after_attributes(outline, u)
         if u.kind == "import" and u.last > head + 1:
             wanted = shows.intersection(u.defs)
             keep = [
@@ -964,6 +961,22 @@ def required_parts(
         if len(rows) < u.last - u.first + 1:
             out[u] = [lines[r] for r in rows]
     return out
+
+
+# Annotations and decorators: what may open a statement's first lines, before its code.
+_ANNOTATIONS = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
+
+
+def _after_attributes(outline: Outline, u: Unit) -> int:
+    """The statement's first row after its attributes (`#[cfg(…)]`, decorators): one such
+    attribute may run over lines (`#[cfg(all(` … `))]`), and its inner rows are no head."""
+    lines, head = outline.lines, u.start
+    while head < u.last and lines[head].lstrip().startswith(("#[", "@")):
+        node = node_at(outline, head) if outline.tree is not None else None
+        while node is not None and node.type not in _ANNOTATIONS:
+            node = node.parent if node.parent and node.parent.start_point[0] == head else None
+        head = max(head, end_row(node)) + 1 if node is not None else head + 1
+    return head
 
 
 def _go_specs_kept(outline: Outline, head: int, used: set[str]) -> set[int]:
