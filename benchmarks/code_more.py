@@ -98,10 +98,21 @@ and react-native haptic-feedback, localize, animatable, modal, toast-message, ca
 get-random-values, randombytes, charts-wrapper, blur, fingerprint-scanner, background-fetch,
 android-location-enabler, actions-sheet, chart-kit, html-to-pdf; Go chroma, go-imap, go-spew,
 go-difflib, go-runewidth, roaring and Rust nix, object, zip, tar, httparse, cookie from Debian.
+Set ``p`` (chosen 2026-12-05, after set o's fixes; Go and Rust drawn at random from the Debian
+packages no benchmark used): Python in humanfriendly, colorama, texttable, markdown2, tenacity,
+cloudpickle, pycparser, ply, xlrd, idna, netaddr, jsonpatch, jsonpointer, python-dotenv,
+wcwidth; C in py-ubjson, pybase64's libbase64, pyinstrument; C++ in the tsl ordered-map, args,
+easyloggingpp and cxxtools headers; JS / TS / TSX / Java in superagent, htmlparser2, parse5,
+recast, magic-string, dexie, localforage, reselect, normalizr, immutable, class-validator,
+class-transformer, inversify, tsyringe, final-form, downshift, react-select, react-window and
+react-native keep-awake, audio-recorder-player, qrcode-scanner, swipe-list-view, progress,
+snap-carousel; Go go-flags, uritemplates, oklog/run, cascadia, clockwork, go-expect,
+go-openapi/jsonpointer, otr3, cilium/ebpf, go-querystring, tidwall/btree and Rust ascii, want,
+failure, cpal, simdutf8, cc, subtle, async-broadcast, portable-atomic, assert_cmd, hex, strsim.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|o] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|o] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|p] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|p] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -132,6 +143,10 @@ _PY_L = "docutils urwid kazoo astroid mongoengine pyasn1"
 _PY_M = "feedparser configobj asn1crypto natsort httplib2 inflect"
 _PY_N = "GitPython gitdb portion multipledispatch isodate rfc3986 wsproto paho_mqtt"
 _PY_O = "xmltodict docopt tzlocal hyperframe hpack termcolor python_slugify fabric"
+_PY_P = (
+    "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
+    " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
+)
 SETS = {
     "a": {
         "PYPI": "sortedcontainers-2.4.0 tomlkit-0.13.2 rich-13.9.4 simplejson-3.19.3 wrapt-1.16.0"
@@ -635,6 +650,47 @@ SETS = {
             "pypi/kenlm*/util/**/*.hh",
             f"{INC}/mdds-2.0/**/*.hpp",
             f"{INC}/mdds-2.0/**/*.inl",
+        ],
+    },
+    "p": {
+        "PYPI": "humanfriendly-10.0 colorama-0.4.6 texttable-1.7.2 markdown2-2.5.6"
+        " tenacity-9.2.1 cloudpickle-3.1.3 pycparser-3.12 ply-3.11 xlrd-2.0.2 idna-3.21"
+        " netaddr-1.3.0 jsonpatch-1.48 jsonpointer-3.12 python_dotenv-1.2.4 wcwidth-0.9.4"
+        " py_ubjson-0.16.1 pybase64-1.5.1 pyinstrument-5.1.3",
+        "NPM_PKGS": "superagent@10.4.2 htmlparser2@12.0.0 parse5@8.1.1 recast@0.24.0"
+        " magic-string@1.4.5 dexie@4.4.7 localforage@1.10.0 reselect@5.3.0 normalizr@3.6.2"
+        " immutable@5.2.1 class-validator@0.15.1 class-transformer@0.5.1 inversify@8.2.3"
+        " tsyringe@4.10.0 final-form@5.0.1 downshift@9.5.0 react-select@5.10.2"
+        " react-window@2.5.4 react-native-keep-awake@4.0.0"
+        " react-native-audio-recorder-player@4.5.0 react-native-qrcode-scanner@1.6.0"
+        " react-native-swipe-list-view@3.2.9 react-native-progress@5.0.1"
+        " react-native-snap-carousel@3.9.1",
+        "DEBS": "golang-github-jessevdk-go-flags-dev=1.4.0-6"
+        " golang-github-jtacoma-uritemplates-dev=1.0.0-2 golang-github-oklog-run-dev=1.1.0-2"
+        " golang-github-andybalholm-cascadia-dev=0.0~git20161224.0.349dd02-1.1"
+        " golang-github-jonboulle-clockwork-dev=0.1.0-4.1"
+        " golang-github-netflix-go-expect-dev=0.0~git20220104.73e0943-1"
+        " golang-github-go-openapi-jsonpointer-dev=1:0.19.5-4"
+        " golang-github-twstrike-otr3-dev=0.0~git20161015.0.744856d-3.1"
+        " golang-github-cilium-ebpf-dev=0.9.1-1 golang-github-google-go-querystring-dev=1.1.0-2"
+        " golang-github-tidwall-btree-dev=0.3.0-2 librust-ascii-dev=1.0.0-1"
+        " librust-want-dev=0.3.0-1+b1 librust-failure-dev=0.1.7-1 librust-cpal-dev=0.10.0-2"
+        " librust-simdutf8-dev=0.1.4-3 librust-cc-dev=1.0.73-1 librust-subtle-dev=2.4.1-1"
+        " librust-async-broadcast-dev=0.4.1-1 librust-portable-atomic-dev=0.3.19-1"
+        " librust-assert-cmd-dev=2.0.7-2 librust-hex-dev=0.4.3-1+b2 librust-strsim-dev=0.10.0-1"
+        " libtsl-ordered-map-dev=1.0.0-1 libargs-dev=6.4.1-1 libeasyloggingpp-dev=9.97.0+dfsg-1"
+        " libcxxtools-dev=3.0.0-1.1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_P.split()],
+        "C_GLOBS": [
+            "pypi/py_ubjson*/src/*.[ch]",
+            "pypi/pybase64*/**/*.[ch]",
+            "pypi/pyinstrument*/pyinstrument/low_level/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            f"{INC}/tsl/ordered_*.h",
+            f"{INC}/args.hxx",
+            f"{INC}/easylogging++.h",
+            f"{INC}/cxxtools/**/*.h",
         ],
     },
 }
