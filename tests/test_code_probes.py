@@ -5002,3 +5002,67 @@ def test_a_block_opened_around_a_focal_function_keeps_its_imports_not_its_commen
     assert "            return json.load(f)" in out and "import os\n" in out
     assert "# note 3" not in out
     assert clean_parse("python", out.encode()) is not None and len(out) < len(code) // 3
+
+
+def test_untagged_gnu_style_c_with_the_parameters_on_their_own_line_is_trimmed() -> None:
+    # pybase64's lib_openmp.c, pasted without a tag: a long comment, then `static inline
+    # void` / `base64_encode_openmp` / `\t( const char *src` …, the name and its `(` each
+    # on a line of their own; no line read as a cue of any language, and it went whole
+    code = "// Assumptions on the stream encoder.\n//\n// 1) no globals.\n\n" + "".join(
+        f"static inline int\nstep_{i}\n\t( const char\t*src\n\t, size_t\t srclen\n\t)\n"
+        f"{{\n\tsize_t n = srclen * {i};\n\tfor (size_t j = 0; j < n; j++)\n"
+        f"\t\tn += src[j] % 7;\n\treturn (int) n;\n}}\n\n"
+        for i in range(8)
+    )
+    msgs = [{"role": "user", "content": f"Here is my code:\n```\n{code}```\nWhy is `step_5` slow?"}]
+    res = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) // 2, stages=["code"])
+    text = str(res.messages[0]["content"])
+    assert "step_5\n\t( const char\t*src" in text and "\tsize_t n = srclen * 5;" in text
+    assert "\tsize_t n = srclen * 2;" not in text
+    assert any("c block" in n for s in res.stages for n in s.notes)
+
+
+def test_a_rust_doc_attribute_under_cfg_attr_does_not_travel_with_the_import() -> None:
+    # hex's serde.rs: `#[cfg_attr(all(feature = "alloc", feature = "serde"), doc = r##"
+    # … an example … "##)]` over its first `use`; the import the focal code needs kept
+    # the 16-row attribute as its own, 178 tokens over a 102-token budget
+    example = "".join(f"/// example line {i} of the module's documentation\n" for i in range(12))
+    code = (
+        '#[cfg_attr(\n    all(feature = "alloc", feature = "serde"),\n    doc = r##"\n'
+        + example.replace("/// ", "")
+        + '"##\n)]\nuse serde::de::{Error, Visitor};\n\n'
+        + _fill("rust", 8)
+        + "fn visit_str<E: Error>(data: &str) -> Result<u32, E> {\n"
+        '    data.parse().map_err(|_| E::custom("bad"))\n}\n'
+    )
+    out, res = _send("Why does `visit_str` return the wrong value?", "rust", code, 0.25)
+    assert "use serde::de::{Error, Visitor};" in out and "example line 3" not in out
+    assert '    data.parse().map_err(|_| E::custom("bad"))' in out
+    assert clean_parse("rust", out.encode()) is not None and not res.over_budget
+
+
+def test_a_umd_wrapper_opened_around_a_function_elides_its_loader() -> None:
+    # localforage's es5src build: `(function (global, factory) { if (typeof define …) …
+    # })(this, function (module, exports, …) { … })`; opened around `getItem`, the loader's
+    # eleven rows stayed whole in the header, 164 tokens over the budget
+    loader = (
+        "(function (global, factory) {\n"
+        '    if (typeof define === "function" && define.amd) {\n'
+        "        define('wrapper', ['module', 'exports', '../utils/serializer'], factory);\n"
+        '    } else if (typeof exports !== "undefined") {\n'
+        "        factory(module, exports, require('../utils/serializer'));\n"
+        "    } else {\n        var mod = {\n            exports: {}\n        };\n"
+        "        factory(mod, mod.exports, global.serializer);\n"
+        "        global.wrapper = mod.exports;\n    }\n"
+        "})(this, function (module, exports, _serializer) {\n"
+    )
+    body = "".join(
+        f"    function op{i}(key, callback) {{\n        var r = key * {i};\n"
+        f"        return callback(r > 10 ? r : -r);\n    }}\n\n"
+        for i in range(10)
+    )
+    code = loader + body + "});\n"
+    out, res = _send("Why does `op4` return the wrong value?", "js", code, 0.3)
+    assert "        var r = key * 4;" in out and "define.amd" not in out
+    assert out.startswith("(function (global, factory) {\n    // …\n})(this, function (module")
+    assert clean_parse("javascript", out.encode()) is not None and not res.over_budget

@@ -310,10 +310,11 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"^\s*#(include|define|ifn?def)\b|^typedef |^struct \w+ \{"
             # a definition at the margin: `static int parse(…`, `char *name(…`, and with
-            # the type on a line of its own (GNU style: `void` then `name(…`)
+            # the type on a line of its own (GNU style: `void` then `name(…`), the parameter
+            # list's `(` maybe on the next line
             r"|^(static |inline |extern |const |unsigned |signed )*(void|char|short|int|long"
             r"|float|double|bool|size_t|ssize_t|u?int(8|16|32|64)_t|struct \w+)"
-            r"([ *]+|[ *]*\n\**)\w+\(",
+            r"([ *]+|[ *]*\n\**)\w+[ \t]*\n?[ \t]*\(",
             re.M,
         ),
     ),

@@ -196,8 +196,11 @@ def _unparen(node: Any) -> Any:
     return node
 
 
-# A Rust doc attribute (`#[doc = r#"…"#]`): documentation, read as a leading comment.
-_DOC_ATTRIBUTE = re.compile(r"#\[doc\s*=")
+# A Rust doc attribute (`#[doc = r#"…"#]`, or under a condition: `#[cfg_attr(feature =
+# "serde", doc = r##"…"##)]`): documentation, read as a leading comment.
+_DOC_ATTRIBUTE = re.compile(
+    r"#\[(doc\s*=|cfg_attr\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*,\s*doc\s*=)"
+)
 # A JS directive (`'use strict';`), which a bundle may write after a function's `{`.
 _DIRECTIVE = re.compile(r"""(['"])use [\w ]+\1;?\s*(?://.*)?$""")
 # What wraps a value without changing it: `await f()`, `(f())`, `f() as T`, `f()!`.

@@ -127,8 +127,11 @@ class _Costs:
             for c in u.children or ():
                 rows.difference_update(range(c.first, c.last + 1))
             rows.difference_update(self.o.quiet_rows)
+            head = _wrapper_head(self.o, u)
+            rows.difference_update(head)
             lines = self.o.lines
             n = sum(self.tok(r, r) for r in rows if lines[r].strip()) + self.marker
+            n += self.marker if head else 0
             self._struct[u] = n
         return n
 
@@ -348,7 +351,7 @@ def render(
                 if python
                 else {c.suite for c in u.children or ()}
             )
-            hidden = _open_parameters(outline, u, mode, partial)
+            hidden = _open_parameters(outline, u, mode, partial) | _wrapper_head(outline, u)
             for c in u.children or ():
                 if structural(cur, c.first - 1, hidden) or c.suite != suite:
                     dropped_run = False
@@ -682,6 +685,35 @@ def _open_parameters(
         elif m != DROP:
             kept.extend(outline.lines[c.first : c.last + 1])
     return _unnamed_parameters(outline, fn, set(IDENT.findall("\n".join(kept))))
+
+
+def _wrapper_head(outline: Outline, u: Unit) -> frozenset[int]:
+    """The inner rows of a JS module wrapper's head, `(function (global, factory) { … })(this,
+    function (module, exports) {`, for a wrapper opened around its factory's code: a UMD
+    loader's branches, which no code in the factory calls, give way to an elision."""
+    if outline.lang not in ("javascript", "typescript") or outline.tree is None:
+        return frozenset()
+    if u.kind != "block" or u.head_end - u.start < _LONG_PARAMETERS:
+        return frozenset()
+    node = node_at(outline, u.start)
+    while node is not None and node.type != "call_expression":
+        node = node.parent if node.parent and node.parent.start_point[0] == u.start else None
+    callee = node.child_by_field_name("function") if node is not None else None
+    while callee is not None and callee.type == "parenthesized_expression":
+        callee = callee.named_children[0] if callee.named_child_count else None
+    if callee is None or callee.type not in ("function_expression", "function"):
+        return frozenset()
+    body = callee.child_by_field_name("body")
+    if body is None:
+        return frozenset()
+    first, last = body.start_point[0] + 1, body.end_point[0] - 1
+    if first <= u.start or last >= u.head_end or last - first + 1 < _WRAPPER_ROWS:
+        return frozenset()
+    return frozenset(range(first, last + 1))
+
+
+# a wrapper's head this long (inner rows) gives way to an elision
+_WRAPPER_ROWS = 3
 
 
 def _heads(outline: Outline, u: Unit, node: Any) -> bool:
