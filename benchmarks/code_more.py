@@ -109,10 +109,19 @@ react-native keep-awake, audio-recorder-player, qrcode-scanner, swipe-list-view,
 snap-carousel; Go go-flags, uritemplates, oklog/run, cascadia, clockwork, go-expect,
 go-openapi/jsonpointer, otr3, cilium/ebpf, go-querystring, tidwall/btree and Rust ascii, want,
 failure, cpal, simdutf8, cc, subtle, async-broadcast, portable-atomic, assert_cmd, hex, strsim.
+Set ``q`` (chosen 2026-12-05, after set p's fixes; Go and Rust drawn at random, another seed):
+Python in pyperclip, tinydb, pyee, frozendict, yarl, propcache, aiohttp; C in aiohttp's llhttp,
+frozendict and pysha3; JS / TS / Java in lru-cache, idb, lowdb, redux-saga, seamless-immutable,
+fastest-validator, react-virtualized, source-map, espree and react-native udp, zeroconf,
+sqlite-storage, background-actions, call-detection, iap, music-control, bluetooth-classic,
+wifi-p2p, exit-app, immediate-phone-call, android-open-settings, volume-manager, brightness;
+Go pion/randutil, go-lz4, go-simple-mail, gocc, natsort, go-cleanhttp, entropy-mnemonics,
+demangle, go-dnsstamps, VictoriaMetrics and Rust try_from, cargo, inotify-sys, xmlwriter,
+lyon_geom, stringprep, nitrokey-sys, password-hash, gtk-sys, assert-json-diff.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|p] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|p] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|q] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|q] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -143,6 +152,7 @@ _PY_L = "docutils urwid kazoo astroid mongoengine pyasn1"
 _PY_M = "feedparser configobj asn1crypto natsort httplib2 inflect"
 _PY_N = "GitPython gitdb portion multipledispatch isodate rfc3986 wsproto paho_mqtt"
 _PY_O = "xmltodict docopt tzlocal hyperframe hpack termcolor python_slugify fabric"
+_PY_Q = "pyperclip tinydb pyee frozendict yarl propcache aiohttp"
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -692,6 +702,40 @@ SETS = {
             f"{INC}/easylogging++.h",
             f"{INC}/cxxtools/**/*.h",
         ],
+    },
+    "q": {
+        "PYPI": "pyperclip-1.11.0 tinydb-4.9.0 pyee-13.0.1 frozendict-2.5.1 yarl-1.25.1"
+        " propcache-0.5.4 aiohttp-3.14.5 pysha3-1.0.2",
+        "NPM_PKGS": "lru-cache@11.5.4 idb@8.0.4 lowdb@7.0.1 @redux-saga/core@1.5.1"
+        " seamless-immutable@7.1.4 fastest-validator@1.19.1 react-virtualized@10.0.0"
+        " source-map@0.8.0 espree@11.2.0 react-native-udp@4.1.7 react-native-zeroconf@0.14.0"
+        " react-native-sqlite-storage@6.0.1 react-native-background-actions@4.1.0"
+        " react-native-call-detection@1.9.0 react-native-iap@16.7.1"
+        " react-native-music-control@1.4.1 react-native-bluetooth-classic@0.10.12"
+        " react-native-wifi-p2p@3.6.1 react-native-exit-app@2.0.0"
+        " react-native-immediate-phone-call@2.0.0 react-native-android-open-settings@1.3.0"
+        " react-native-volume-manager@2.2.0 react-native-brightness@1.0.3",
+        "DEBS": "golang-github-pion-randutil-dev=0.1.0-2 golang-github-bkaradzic-go-lz4-dev=1.0.0-5"
+        " golang-github-xhit-go-simple-mail-dev=2.13.0-1"
+        " golang-github-goccmack-gocc-dev=0.0~git20211213.7ea6993-1"
+        " golang-github-shenwei356-natsort-dev=0.0~git20190418.600d539-3"
+        " golang-github-hashicorp-go-cleanhttp-dev=0.5.2-1"
+        " golang-github-nebulouslabs-entropy-mnemonics-dev=0.0~git20170316.0.7b01a64-1.1"
+        " golang-github-ianlancetaylor-demangle-dev=0.0~git20200824.28f6c0f-2"
+        " golang-github-jedisct1-go-dnsstamps-dev=0.1.3-1"
+        " golang-github-victoriametrics-victoriametrics-dev=1.79.5+ds1-2"
+        " librust-try-from-dev=0.3.2-2 librust-cargo-dev=0.66.0-1 librust-inotify-sys-dev=0.1.5-1"
+        " librust-xmlwriter-dev=0.1.0-2 librust-lyon-geom-dev=0.15.0-2"
+        " librust-stringprep-dev=0.1.2-1+b1 librust-nitrokey-sys-dev=3.4.3-2"
+        " librust-password-hash-dev=0.4.2-1+b1 librust-gtk-sys-dev=0.14.0-2"
+        " librust-assert-json-diff-dev=2.0.2-4",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_Q.split()],
+        "C_GLOBS": [
+            "pypi/aiohttp*/vendor/llhttp/**/*.[ch]",
+            "pypi/frozendict*/**/*.[ch]",
+            "pypi/pysha3*/Modules/**/*.[ch]",
+        ],
+        "CPP_GLOBS": [],
     },
 }
 # the languages a set has sources of, where not all of code_fresh's

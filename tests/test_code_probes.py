@@ -5066,3 +5066,34 @@ def test_a_umd_wrapper_opened_around_a_function_elides_its_loader() -> None:
     assert "        var r = key * 4;" in out and "define.amd" not in out
     assert out.startswith("(function (global, factory) {\n    // …\n})(this, function (module")
     assert clean_parse("javascript", out.encode()) is not None and not res.over_budget
+
+
+def test_java_switch_cases_named_like_methods_do_not_keep_those_methods() -> None:
+    # react-native-sqlite-storage's SQLitePlugin: `switch (action) { case open: … case
+    # close: … }` over an `Action` enum whose constants share the names of the plugin's
+    # methods; each `case` kept the method of that name defined, 302 tokens over
+    methods = "".join(
+        f"    @ReactMethod\n    public void {n}(ReadableMap args, Callback success) {{\n"
+        f'        Log.d(TAG, "{n}");\n        success.invoke(args);\n    }}\n\n'
+        for n in ("open", "close", "attach", "delete", "echo")
+    )
+    code = (
+        "package org.pgsqlite;\n\npublic class SQLitePlugin {\n\n"
+        + methods
+        + _fill("java", 6)
+        + "    private boolean executeAndPossiblyThrow(Action action, ReadableMap args) {\n"
+        "        switch (action) {\n"
+        + "".join(
+            f'            case {n}:\n                log("{n}", args);\n                break;\n'
+            for n in ("open", "close", "attach", "delete", "echo")
+        )
+        + "        }\n        return true;\n    }\n\n"
+        "    private void log(String what, ReadableMap args) {\n"
+        "        System.out.println(what + args);\n    }\n}\n"
+    )
+    out, res = _send(
+        "Why does `executeAndPossiblyThrow` return the wrong value?", "java", code, 0.25
+    )
+    assert "            case attach:" in out and "    private void log(String what" in out
+    assert "public void attach(" not in out and "public void delete(" not in out
+    assert clean_parse("java", out.encode()) is not None and not res.over_budget

@@ -1081,6 +1081,11 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
                 if u is not f
                 and re.search(_PARAMETER_PROPERTY % re.escape(w), head_text(outline, u))
             ]
+            # a Java method is named by a call or a method reference only: a bare `case
+            # open:` or `Action.open` is an enum constant, not the method `open`
+            methods = found and all(u.kind == "func" for u in found)
+            if methods and outline.lang == "java" and not _called(outline, f, w):
+                found = []
             if len(found) > 1 and outline.spec.implicit_this:
                 # overloads (Java, C++): those a call of the code could be, by its count
                 # of arguments (`direct_princomp(out, in.m)`: the two-parameter one)
@@ -1090,6 +1095,12 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
                 out.extend(found[:_OVERLOADS])
                 break
     return out
+
+
+def _called(outline: Outline, f: Unit, name: str) -> bool:
+    """Whether ``f``'s code calls ``name`` (`name(`) or refers to it (`::name`)."""
+    text = "\n".join(outline.lines[f.start : f.last + 1])
+    return re.search(rf"\b{re.escape(name)}\s*\(|::\s*{re.escape(name)}\b", text) is not None
 
 
 def _arities(text: str, name: str) -> set[int]:
