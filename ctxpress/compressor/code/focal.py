@@ -941,19 +941,14 @@ def required(
         if u.kind == "import" and _PACKAGE.match(outline.lines[u.start]):
             out[u] = False
     for p in enclosing if written else ():
-        # (not its own name: `namespace spdlog` names no base)
-        for w in code_names(outline, p) - set(p.defs) if p.kind == "class" else ():
-            for u in outline.top.get(w, ()):
-                if u.kind == "import" and not _INCLUDE.match(outline.lines[u.start]):
-                    out[u] = False  # (an include's words are its path: ranked, `included`)
+        for u in _header_imports(outline, p) if p.kind == "class" else ():
+            out[u] = False
     # The header of a Python block around focal code stays with it (`if os.path.isdir(…):`):
     # the imports it names stay too, a line each (a definition it names is ranked; a JS
     # block's header is a test's call or a typed object: `const x: Options = {`)
     for p in enclosing if focal and outline.spec.python else ():
-        for w in code_names(outline, p) - set(p.defs) if p.kind == "block" else ():
-            for u in outline.top.get(w, ()):
-                if u.kind == "import" and not _INCLUDE.match(outline.lines[u.start]):
-                    out.setdefault(u, False)
+        for u in _header_imports(outline, p) if p.kind == "block" else ():
+            out.setdefault(u, False)
     for f in focal:
         # a module-level function's own name is bound by it (not by its overload stubs);
         # a method's name binds nothing at module level
@@ -1019,6 +1014,17 @@ def required(
     return list(out.items())
 
 
+def _header_imports(outline: Outline, p: Unit) -> list[Unit]:
+    """The imports of the names ``p``'s header writes: not its own name (`namespace
+    spdlog` names no base), nor an include (its words are its path: ranked, `included`)."""
+    return [
+        u
+        for w in code_names(outline, p) - set(p.defs)
+        for u in outline.top.get(w, ())
+        if u.kind == "import" and not _INCLUDE.match(outline.lines[u.start])
+    ]
+
+
 def _foreign_use(outline: Outline, u: Unit, user: Unit) -> bool:
     """A Rust `use` inside another `mod` than ``user``'s: it binds its names there only
     (`mod linux { use crate::Result; }` is no import of `mod bsd`'s code)."""
@@ -1069,6 +1075,7 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
         owners.insert(0, f.owner)  # a C++ method defined outside its class
     for o in list(owners):
         owners.extend(b for b in outline.bases.get(o, ()) if b not in owners)
+    text = "\n".join(outline.lines[f.start : f.last + 1])
     out: list[Unit] = []
     for w in sorted(names):
         for o in owners:
@@ -1084,12 +1091,12 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
             # a Java method is named by a call or a method reference only: a bare `case
             # open:` or `Action.open` is an enum constant, not the method `open`
             methods = found and all(u.kind == "func" for u in found)
-            if methods and outline.lang == "java" and not _called(outline, f, w):
+            if methods and outline.lang == "java" and not _called(text, w):
                 found = []
             if len(found) > 1 and outline.spec.implicit_this:
                 # overloads (Java, C++): those a call of the code could be, by its count
                 # of arguments (`direct_princomp(out, in.m)`: the two-parameter one)
-                calls = _arities("\n".join(outline.lines[f.start : f.last + 1]), w)
+                calls = _arities(text, w)
                 found = [u for u in found if _takes(outline, u, calls)] or found
             if found:
                 out.extend(found[:_OVERLOADS])
@@ -1097,9 +1104,8 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
     return out
 
 
-def _called(outline: Outline, f: Unit, name: str) -> bool:
-    """Whether ``f``'s code calls ``name`` (`name(`) or refers to it (`::name`)."""
-    text = "\n".join(outline.lines[f.start : f.last + 1])
+def _called(text: str, name: str) -> bool:
+    """Whether ``text`` calls ``name`` (`name(`) or refers to it (`::name`)."""
     return re.search(rf"\b{re.escape(name)}\s*\(|::\s*{re.escape(name)}\b", text) is not None
 
 

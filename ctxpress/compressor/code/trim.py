@@ -695,9 +695,7 @@ def _wrapper_head(outline: Outline, u: Unit) -> frozenset[int]:
         return frozenset()
     if u.kind != "block" or u.head_end - u.start < _LONG_PARAMETERS:
         return frozenset()
-    node = node_at(outline, u.start)
-    while node is not None and node.type != "call_expression":
-        node = node.parent if node.parent and node.parent.start_point[0] == u.start else None
+    node = _started_on(outline, u.start, frozenset({"call_expression"}))
     callee = node.child_by_field_name("function") if node is not None else None
     while callee is not None and callee.type == "parenthesized_expression":
         callee = callee.named_children[0] if callee.named_child_count else None
@@ -1004,11 +1002,18 @@ def _after_attributes(outline: Outline, u: Unit) -> int:
     attribute may run over lines (`#[cfg(all(` … `))]`), and its inner rows are no head."""
     lines, head = outline.lines, u.start
     while head < u.last and lines[head].lstrip().startswith(("#[", "@")):
-        node = node_at(outline, head) if outline.tree is not None else None
-        while node is not None and node.type not in _ANNOTATIONS:
-            node = node.parent if node.parent and node.parent.start_point[0] == head else None
+        node = _started_on(outline, head, _ANNOTATIONS) if outline.tree is not None else None
         head = max(head, end_row(node)) + 1 if node is not None else head + 1
     return head
+
+
+def _started_on(outline: Outline, row: int, types: frozenset[str]) -> Any:
+    """The node of one of ``types`` that ``row``'s code starts (the innermost node there,
+    or an ancestor starting on the same row); None where there is none."""
+    node = node_at(outline, row)
+    while node is not None and node.type not in types:
+        node = node.parent if node.parent and node.parent.start_point[0] == row else None
+    return node
 
 
 def _go_specs_kept(outline: Outline, head: int, used: set[str]) -> set[int]:
