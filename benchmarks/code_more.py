@@ -118,10 +118,24 @@ wifi-p2p, exit-app, immediate-phone-call, android-open-settings, volume-manager,
 Go pion/randutil, go-lz4, go-simple-mail, gocc, natsort, go-cleanhttp, entropy-mnemonics,
 demangle, go-dnsstamps, VictoriaMetrics and Rust try_from, cargo, inotify-sys, xmlwriter,
 lyon_geom, stringprep, nitrokey-sys, password-hash, gtk-sys, assert-json-diff.
+Set ``r`` (chosen 2026-12-06, after set q's fixes; Go and Rust drawn at random, a third seed):
+Python in intervaltree, mistune, autopep8, mccabe, rsa, PyJWT, limits, sortedcollections, tomli,
+tomli_w, pygtrie, peewee, croniter, tablib, prettytable, loguru, websockets; C in lru-dict,
+inflate64, pybcj, PyAudio, scrypt, websockets' speedups, memray's libbacktrace and the jsmn,
+libcuckoo-c headers; C++ in memray and the concurrentqueue, cpptoml, flat_hash_map, libcuckoo,
+valijson, libnest2d, argh, dbus-cpp headers; JS / TS / Java in mathjs, decimal.js, bignumber.js,
+fuse.js, minisearch, idb-keyval, pinia, solid-js, alpinejs, stimulus, htmx, popper, tippy.js,
+popmotion, cannon-es, planck, effector, remeda, showdown, prismjs, react-native view-shot,
+file-viewer, mail, torch, background-upload, sms-retriever, clipboard, calendar-events,
+call-log, google-mobile-ads and cordova-plugin inappbrowser, geolocation, media, device,
+network-information; Go pion/rtcp, biogo/store, treeprint, httphead, shenwei356/util,
+go-azure-helpers, nebulouslabs/ed25519, orderedmap, go-clocksmith, dataurl and Rust retry,
+selectors, waker-fn, locale, valuable-derive, vt100, dissimilar, peeking_take_while,
+serde-big-array, libsodium-sys.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|q] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|q] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|r] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|r] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -153,6 +167,10 @@ _PY_M = "feedparser configobj asn1crypto natsort httplib2 inflect"
 _PY_N = "GitPython gitdb portion multipledispatch isodate rfc3986 wsproto paho_mqtt"
 _PY_O = "xmltodict docopt tzlocal hyperframe hpack termcolor python_slugify fabric"
 _PY_Q = "pyperclip tinydb pyee frozendict yarl propcache aiohttp"
+_PY_R = (
+    "intervaltree mistune autopep8 mccabe rsa PyJWT limits sortedcollections tomli tomli_w"
+    " pygtrie peewee croniter tablib prettytable loguru websockets"
+)
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -736,6 +754,64 @@ SETS = {
             "pypi/pysha3*/Modules/**/*.[ch]",
         ],
         "CPP_GLOBS": [],
+    },
+    "r": {
+        "PYPI": "intervaltree-3.2.1 mistune-3.4.0 autopep8-2.3.2 mccabe-0.7.0 rsa-4.9.1"
+        " PyJWT-2.15.1 limits-5.8.0 sortedcollections-2.1.0 tomli-2.5.0 tomli_w-1.2.0"
+        " pygtrie-2.6.2 peewee-4.5.3 croniter-7.0.0 tablib-3.10.0 prettytable-3.19.0"
+        " loguru-0.7.3 websockets-17.4 lru_dict-1.4.1 inflate64-1.0.4"
+        " pybcj-1.0.8 PyAudio-0.2.14 scrypt-0.9.4 memray-1.20.0",
+        "NPM_PKGS": "mathjs@15.2.0 decimal.js@10.6.0 bignumber.js@11.1.5 fuse.js@7.5.0"
+        " minisearch@7.2.0 idb-keyval@6.3.0 pinia@4.1.0 solid-js@2.0.3 alpinejs@3.17.5"
+        " @hotwired/stimulus@3.2.2 htmx.org@4.0.1 @popperjs/core@2.11.8 tippy.js@6.3.7"
+        " popmotion@11.0.5 cannon-es@0.20.0 planck@1.5.0 effector@23.4.4 remeda@2.62.2"
+        " showdown@2.1.0 prismjs@1.30.0 react-native-view-shot@6.0.1"
+        " react-native-file-viewer@2.1.5 react-native-mail@6.1.1 react-native-torch@1.2.0"
+        " react-native-background-upload@6.6.0 react-native-sms-retriever@1.1.1"
+        " @react-native-clipboard/clipboard@1.16.3 react-native-calendar-events@2.2.0"
+        " react-native-call-log@3.0.0 react-native-google-mobile-ads@17.2.0"
+        " cordova-plugin-inappbrowser@7.0.0 cordova-plugin-geolocation@5.0.0"
+        " cordova-plugin-media@7.0.0 cordova-plugin-device@3.0.0"
+        " cordova-plugin-network-information@3.1.0",
+        "DEBS": "golang-github-pion-rtcp-dev=1.2.10-1"
+        " golang-github-biogo-store-dev=0.0~git20200525.8c94ae1-2"
+        " golang-github-xlab-treeprint-dev=0.0~git20181112.a009c39-1"
+        " golang-github-gobwas-httphead-dev=0.1.0-2 golang-github-shenwei356-util-dev=0.5.0-1"
+        " golang-github-hashicorp-go-azure-helpers-dev=0.13.1-3"
+        " golang-github-nebulouslabs-ed25519-dev=0.0~git20150728.0.0e573b1-1.1"
+        " golang-github-iancoleman-orderedmap-dev=0.2.0-2"
+        " golang-github-jedisct1-go-clocksmith-dev=0.0~git20210101.da382b9-1"
+        " golang-github-vincent-petithory-dataurl-dev=0.0~git20191104.d1553a7-1.1"
+        " librust-retry-dev=2.0.0-3 librust-selectors-dev=0.23.0-1"
+        " librust-waker-fn-dev=1.1.0-1+b1 librust-locale-dev=0.2.2-1+b1"
+        " librust-valuable-derive-dev=0.1.0-1+b1 librust-vt100-dev=0.15.1-2"
+        " librust-dissimilar-dev=1.0.2-1 librust-peeking-take-while-dev=0.1.2-1+b1"
+        " librust-serde-big-array-dev=0.4.1-1+b1 librust-libsodium-sys-dev=0.2.7-1"
+        " libconcurrentqueue-dev=1.0.3+ds-1 libcpptoml-dev=0.1.1-3 libdbus-cpp-dev=5.0.3-4"
+        " libcuckoo-dev=0.3.1-2 libflathashmap-dev=0.0+git20180715.2c46874-2"
+        " libvalijson-dev=1.0+repack-2 libnest2d-dev=5.0.0-1 libargh-dev=1.3.2+ds-2"
+        " libjsmn-dev=1.1.0-2",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_R.split()],
+        "C_GLOBS": [
+            *(f"pypi/{p}*/src/**/*.[ch]" for p in ("lru_dict", "inflate64", "pybcj", "PyAudio")),
+            "pypi/scrypt*/**/*.[ch]",
+            "pypi/websockets*/src/**/*.c",
+            "pypi/memray*/src/vendor/libbacktrace/*.[ch]",
+            f"{INC}/jsmn.h",
+            f"{INC}/libcuckoo-c/*.h",
+        ],
+        "CPP_GLOBS": [
+            "pypi/memray*/src/memray/_memray/*.[ch]pp",
+            "pypi/memray*/src/memray/_memray/*.h",
+            f"{INC}/concurrentqueue/*.h",
+            f"{INC}/cpptoml.h",
+            f"{INC}/*_map.hpp",
+            f"{INC}/libcuckoo/*.hh",
+            f"{INC}/valijson/**/*.hpp",
+            f"{INC}/libnest2d/**/*.hpp",
+            f"{INC}/argh.h",
+            f"{INC}/core/dbus/**/*.h",
+        ],
     },
 }
 # the languages a set has sources of, where not all of code_fresh's
