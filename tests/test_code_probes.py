@@ -5097,3 +5097,165 @@ def test_java_switch_cases_named_like_methods_do_not_keep_those_methods() -> Non
     assert "            case attach:" in out and "    private void log(String what" in out
     assert "public void attach(" not in out and "public void delete(" not in out
     assert clean_parse("java", out.encode()) is not None and not res.over_budget
+
+
+def test_a_long_regex_literal_is_no_minified_code() -> None:
+    # mathjs' typed.js: one row holds a 16 kB Unicode identifier class (`test: s =>
+    # isString && /^(?:[A-Za-z\xAA…])*$/.test(s)`), most of the file; it was read as a
+    # minified bundle and sent whole, 12,278 tokens over
+    klass = "".join(f"\\u{0x100 + 2 * k:04X}-\\u{0x101 + 2 * k:04X}" for k in range(400))
+    code = (
+        "const types = [{\n  name: 'identifier',\n"
+        f"  test: s => typeof s === 'string' && /^(?:[A-Za-z{klass}])*$/.test(s)\n"
+        "}];\n\n"
+        + _fill("js-module", 12)
+        + "export function throwNoFraction(x) {\n"
+        + "  throw new TypeError(`Cannot convert ${x} to a Fraction`);\n}\n"
+    )
+    out, res = _send("Why does `throwNoFraction` return the wrong value?", "js", code, 0.25)
+    assert "export function throwNoFraction(x) {" in out and "\\u0100" not in out
+    assert clean_parse("javascript", out.encode()) is not None and not res.over_budget
+
+
+def test_cpp_methods_of_a_struct_nested_two_deep_are_units() -> None:
+    # dbus-cpp's properties.h: `struct Signals { struct PropertiesChanged { inline static
+    # std::string name() … } }` in a class: `Signals` held no method of its own, so it was
+    # one statement and its `name` no definition; a question about it kept the others
+    code = (
+        "struct Properties {\n"
+        + "".join(
+            f"    struct {n} {{\n        inline static int name() {{\n"
+            f"            return {k};\n        }}\n        static int timeout() {{\n"
+            f"            return {k * 10};\n        }}\n    }};\n\n"
+            for k, n in enumerate(("GetAll", "Get", "Set"))
+        )
+        + "    struct Signals {\n        struct PropertiesChanged {\n"
+        "            inline static std::string signal_name() {\n"
+        '                return "PropertiesChanged";\n            }\n'
+        "            typedef Properties Interface;\n        };\n    };\n};\n\n" + _fill("cpp", 10)
+    )
+    out, res = _send("Why does `signal_name` return the wrong value?", "cpp", code, 0.25)
+    assert '                return "PropertiesChanged";' in out
+    assert "return 20;" not in out
+    assert clean_parse("cpp", out.encode()) is not None and not res.over_budget
+
+
+def test_java_anonymous_method_with_a_spaced_generic_return_type_is_found() -> None:
+    # react-native-clipboard's ClipboardPackage: `return new ReactModuleInfoProvider() {
+    # @Override public Map<String, ReactModuleInfo> getReactModuleInfos() {` in a `catch`;
+    # the space in its type's arguments hid the definition: a signature map was sent
+    code = (
+        "package x;\n\nimport java.util.HashMap;\nimport java.util.Map;\n\n"
+        "public class ClipboardPackage {\n\n"
+        + _fill("java", 6)
+        + "    public ReactModuleInfoProvider getReactModuleInfoProvider() {\n"
+        "        try {\n            return load();\n"
+        "        } catch (ClassNotFoundException e) {\n"
+        "            return new ReactModuleInfoProvider() {\n"
+        "                @Override\n"
+        "                public Map<String, ReactModuleInfo> getReactModuleInfos() {\n"
+        "                    final Map<String, ReactModuleInfo> map = new HashMap<>();\n"
+        '                    map.put("Clipboard", info());\n'
+        "                    return map;\n                }\n            };\n        }\n    }\n}\n"
+    )
+    out, res = _send("Why does `getReactModuleInfos` return the wrong value?", "java", code, 0.5)
+    assert '                    map.put("Clipboard", info());' in out
+    assert clean_parse("java", out.encode()) is not None and not res.over_budget
+
+
+def test_a_java_field_whose_anonymous_class_is_asked_about_stays_focal_on_a_tight_budget() -> None:
+    # react-native-sms-retriever's SmsHelper: `private final OnFailureListener
+    # mOnFailureListener = new OnFailureListener() { @Override public void onFailure(…`
+    # asked about at 10 %: the field was no focal once the budget fell below it, and the
+    # block came back as a lone `// …`
+    code = (
+        "package x;\n\nfinal class SmsHelper {\n\n"
+        '    private static final String ERROR_TYPE = "TASK_FAILURE_ERROR_TYPE";\n\n'
+        + _fill("java", 12)
+        + "    private final OnFailureListener mOnFailureListener = new OnFailureListener() {\n"
+        "        @Override\n        public void onFailure(Exception e) {\n"
+        "            promiseReject(ERROR_TYPE, e.getMessage());\n        }\n    };\n}\n"
+    )
+    out, _ = _send("Why does `onFailure` return the wrong value?", "java", code, 0.08)
+    assert "            promiseReject(ERROR_TYPE, e.getMessage());" in out
+    assert clean_parse("java", out.encode()) is not None
+
+
+def test_a_python_closure_named_like_a_typed_parameter_elsewhere_is_found() -> None:
+    # websockets' sync/server.py: `def process_request(…)` inside `basic_auth`, while
+    # `handshake(self, process_request: (` and `serve(…, process_request: (` type their
+    # parameters over lines; those read as definitions too, three functions held the name
+    # and none was focal: a signature map was sent
+    typed = "    process_request: (\n        Callable[[int], int] | None\n    ) = None,\n"
+    code = (
+        "from typing import Callable\n\n\n"
+        f"def handshake(\n    self,\n{typed}) -> None:\n"
+        "    if process_request is not None:\n        process_request(1)\n\n\n"
+        f"def serve(\n    host: str,\n{typed}) -> None:\n    handshake(None, process_request)\n\n\n"
+        + _fill("python", 12)
+        + "def basic_auth(realm: str = '') -> Callable[[int], int]:\n"
+        "    def check(user: str) -> bool:\n        return user == realm\n\n"
+        "    def process_request(request: int) -> int:\n"
+        "        if not check(str(request)):\n            return 401\n        return 200\n\n"
+        "    return process_request\n"
+    )
+    out, res = _send("Why does `process_request` return the wrong value?", "python", code, 0.25)
+    assert "        if not check(str(request)):" in out
+    assert clean_parse("python", out.encode()) is not None and not res.over_budget
+
+
+def test_a_closure_an_earlier_turn_quoted_is_not_cut_in_beside_the_one_asked_now() -> None:
+    # mathjs' rationalize.js: both `_rationalize` (the assistant quoted it) and
+    # `expandPower` (asked about now) are closures of one `(0, _factory.factory)(…, _ref
+    # => { … })`;
+    # the cut kept both whole, 594 tokens over
+    quoted = "".join(f"    const step{k} = simplify(expr, rules[{k}]);\n" for k in range(40))
+    code = (
+        "const createRationalize = exports.createRationalize = /* #__PURE__ */(0, _factory"
+        ".factory)(name, dependencies, _ref => {\n"
+        "  function _rationalize(expr) {\n"
+        + quoted
+        + "    return expandPower(expr);\n  }\n"
+        + "".join(f"  function helper{k}(a) {{\n    return a * {k};\n  }}\n" for k in range(12))
+        + "  function expandPower(node) {\n    if (node.op === '^') {\n"
+        "      return new OperatorNode('*', 'multiply', [node.args[0], node.args[0]]);\n"
+        "    }\n    return node;\n  }\n  return _rationalize;\n});\n"
+    )
+    msgs = [
+        {"role": "user", "content": f"Here is `rationalize.js`:\n```js\n{code}```\nReview it."},
+        {
+            "role": "assistant",
+            "content": "Sure. The core is `_rationalize`:\n```js\n  function _rationalize(expr)"
+            " {\n    const step0 = simplify(expr, rules[0]);\n```\nIt looks fine to me.",
+        },
+        {"role": "user", "content": "And why does `expandPower` return the wrong value?"},
+    ]
+    budget = ctxpress.count_tokens(msgs) // 3
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    out = res.messages[0]["content"]
+    assert "      return new OperatorNode('*', 'multiply'," in out and "step30" not in out
+    assert res.tokens_after <= budget
+
+
+def test_cpp_constructors_are_not_kept_for_a_method_that_only_names_their_class() -> None:
+    # dbus-cpp's compiler.h: `Element::apply(std::function<void(const Element&)> …)`
+    # kept Element's four constructors whole for the type it names, 122 tokens over
+    ctors = "".join(
+        f"        inline Element(const std::shared_ptr<Element>& parent, const {t}& {t.lower()})\n"
+        f"                : d{{parent, Type::{t.lower()}, {t.lower()}}}\n        {{\n        }}\n\n"
+        for t in ("Node", "Interface", "Method", "Signal")
+    )
+    code = (
+        "class Compiler\n{\n  public:\n    class Element\n    {\n      public:\n"
+        + ctors
+        + "        inline void apply(std::function<void(const Element&)> visitor)\n"
+        "        {\n            visitor(*this);\n            for (auto child : d.children)\n"
+        "                child->apply(visitor);\n        }\n\n"
+        "      private:\n        struct Private\n        {\n"
+        "            std::vector<std::shared_ptr<Element>> children;\n        } d;\n    };\n};\n\n"
+        + _fill("cpp", 8)
+    )
+    out, res = _send("Why does `apply` return the wrong value?", "cpp", code, 0.2)
+    assert "                child->apply(visitor);" in out
+    assert "inline Element(const" not in out
+    assert clean_parse("cpp", out.encode()) is not None and not res.over_budget

@@ -73,8 +73,12 @@ _PY_TRACEBACK = "Traceback (most recent call last)"
 # data:…`, which may be most of a file whose code is not minified at all.)
 _MINIFIED = 400
 # A string on one line: a row long only for one (a 90 kB test expression in Go's backquotes)
-# is no minified code, and trims like any other.
-_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`\n]*`')
+# is no minified code, and trims like any other. So is a JS regex literal (mathjs' 16 kB
+# Unicode identifier class), read where an operand starts: after `(,=:[!&|?{};`.
+_LITERAL = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`[^`\n]*`'
+    r"|(?<=[(,=:\[!&|?{};])\s*/(?![/*])(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[a-z]*"
+)
 
 
 @dataclass

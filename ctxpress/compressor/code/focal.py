@@ -515,6 +515,15 @@ def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     return known
 
 
+def asked_now(outline: Outline, focus: Focus, rows: list[int]) -> list[int]:
+    """Of the rows nested definitions start on, those naming what the newest question
+    names, where some do: a closure only an earlier turn quoted, in the same function as
+    the one asked about now, is context for the cut, not cut in whole beside it."""
+    now = focus.current
+    asked = [r for r in rows if now and now.intersection(IDENT.findall(outline.lines[r]))]
+    return asked or rows
+
+
 def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     if focus.rows:
         return _closures_at(outline, focus.rows, focus.prose, focus.strong)
@@ -550,17 +559,21 @@ def _defining_rows(outline: Outline, pattern: str, names: frozenset[str]) -> dic
     return where
 
 
-_TS_PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
+# TypeScript's and Python's parameters with a type
+_TYPED_PARAMETERS = frozenset(
+    {"required_parameter", "optional_parameter", "typed_parameter", "typed_default_parameter"}
+)
 
 
 def _typed_parameter(outline: Outline, row: int, m: re.Match[str]) -> bool:
-    """Whether the name ``m`` found is a TypeScript parameter of a function type
-    (`update: (node: T) => T`), which reads like an object's arrow-function member."""
+    """Whether the name ``m`` found is a parameter with a type: TypeScript's of a function
+    type (`update: (node: T) => T`), Python's typed over lines (`process_request: (`),
+    which read like an object's arrow-function member."""
     col = m.start(next(i for i, g in enumerate(m.groups(), 1) if g))
     if outline.tree is None:
         return False
     node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
-    return node.parent is not None and node.parent.type in _TS_PARAMETERS
+    return node.parent is not None and node.parent.type in _TYPED_PARAMETERS
 
 
 # A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
@@ -584,10 +597,12 @@ _NESTED_DEF = (
     r"|(?:^|[{{,])\s*({0})\s*:\s*"
     + _JS_FUNCTION
     # a Java method of an anonymous or local class: `public void run() {` (after its
-    # annotations on the row: `@Override public void onFetch(String taskId) {`)
+    # annotations on the row: `@Override public void onFetch(String taskId) {`; its type's
+    # arguments spaced: `public Map<String, ReactModuleInfo> getReactModuleInfos() {`)
     + r"|^\s*(?:@[\w.]+(?:\([^()]*\))?\s+)*"
     r"(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
-    r"(?:<[^>]*>\s+)?[\w.<>\[\]?,]+\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
+    r"(?:<[^>]*>\s+)?[\w.\[\]?]+(?:<[\w.<>\[\]?, ]*>)?[\[\]]*"
+    r"\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
     # a Java lambda in a local variable: `Runnable onEvent = () -> {`
     r"|^\s*(?:final\s+)?[\w.<>\[\]?]+(?:<[\w.<>\[\]?, ]*>)?\s+({0})\s*=\s*(?:\([^)]*\)|\w+)\s*->"
 )
@@ -1088,10 +1103,11 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
                 if u is not f
                 and re.search(_PARAMETER_PROPERTY % re.escape(w), head_text(outline, u))
             ]
-            # a Java method is named by a call or a method reference only: a bare `case
-            # open:` or `Action.open` is an enum constant, not the method `open`
+            # a Java or C++ method is named by a call or a method reference only: a bare
+            # `case open:` or `Action.open` is an enum constant, not the method `open`;
+            # `const Element&` names the class, not its constructors
             methods = found and all(u.kind == "func" for u in found)
-            if methods and outline.lang == "java" and not _called(text, w):
+            if methods and outline.lang in ("java", "cpp") and not _called(text, w):
                 found = []
             if len(found) > 1 and outline.spec.implicit_this:
                 # overloads (Java, C++): those a call of the code could be, by its count
@@ -1105,8 +1121,10 @@ def _members_used(outline: Outline, f: Unit, names: frozenset[str]) -> list[Unit
 
 
 def _called(text: str, name: str) -> bool:
-    """Whether ``text`` calls ``name`` (`name(`) or refers to it (`::name`)."""
-    return re.search(rf"\b{re.escape(name)}\s*\(|::\s*{re.escape(name)}\b", text) is not None
+    """Whether ``text`` calls ``name`` (`name(`, C++ `Name{…}` and `make_shared<Name>(`)
+    or refers to it (`::name`)."""
+    n = re.escape(name)
+    return re.search(rf"\b{n}\s*[({{]|::\s*{n}\b|<\s*{n}\s*>\s*\(", text) is not None
 
 
 def _arities(text: str, name: str) -> set[int]:

@@ -307,8 +307,17 @@ _MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
 def _has_definition(body: Any) -> bool:
-    """Whether a C++ block defines a function, class or template of its own."""
-    return any(c.type in _DEFINITIONS for c in body.named_children)
+    """Whether a C++ block defines a function, class or template of its own: in a struct
+    nested in it too (`struct Signals { struct Changed { static std::string name() … } }`)."""
+    for c in body.named_children:
+        if c.type in _DEFINITIONS:
+            return True
+        typ = c.child_by_field_name("type") if c.type == "field_declaration" else None
+        if typ is not None and typ.type in _DEFINITIONS:
+            inner = typ.child_by_field_name("body")
+            if inner is not None and _has_definition(inner):
+                return True
+    return False
 
 
 def _macro_block(node: Any) -> bool:

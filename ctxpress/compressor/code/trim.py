@@ -26,6 +26,7 @@ from typing import Any
 from ctxpress.compressor.code.cases import cases_cut
 from ctxpress.compressor.code.focal import (
     TEST_NAME,
+    asked_now,
     class_level,
     find_focal,
     included,
@@ -812,6 +813,29 @@ def _opening(outline: Outline, row: int) -> Any:
     return outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
 
 
+def _only_way(outline: Outline, u: Unit, starts: list[int]) -> bool:
+    """Whether statement ``u`` is no more than the way to the definitions starting on
+    ``starts`` (a Java field whose anonymous class holds only the method asked about): it
+    stays focal whole, as the definition would (`var pluralForm = function …, plurals =
+    { … }` holds more: ranked where it outgrows the budget)."""
+    if u.collapsible or outline.tree is None:
+        return False
+    covered: set[int] = set()
+    for row in starts:
+        node = _opening(outline, row)
+        while node is not None and node.type not in outline.spec.functions:
+            node = node.parent
+        if node is None or node.start_point[0] < u.start:
+            return False
+        covered |= _rows(node)
+    return u.last - u.start + 1 - len(covered) <= _WAY_ROWS
+
+
+# Rows of a statement around a definition that are only the way to it: its first (`private
+# final Listener l = new Listener() {`) and last (`};`), and a row between.
+_WAY_ROWS = 3
+
+
 def _rows(node: Any) -> set[int]:
     return set(range(node.start_point[0], end_row(node) + 1))
 
@@ -1338,11 +1362,13 @@ def trim_outline(
     for f, starts in nested.items():
         if seeds.get(f) != 0.0 or costs.full(f) <= budget // 2:
             continue
-        lines = nested_cut(outline, f, starts, budget * 3 // 4, costs.lines)
+        lines = nested_cut(
+            outline, f, asked_now(outline, focus, starts), budget * 3 // 4, costs.lines
+        )
         if lines is not None:
             around[f] = lines
-        elif costs.full(f) > budget and not focus.rows:  # a report's function stays whole
-            seeds[f] = 1.0
+        elif costs.full(f) > budget and not focus.rows and not _only_way(outline, f, starts):
+            seeds[f] = 1.0  # (a report's function stays whole)
     # `self.cache` asked about: the method that assigns it first (the constructor, mostly),
     # cut to that assignment in Python where the whole would take half the budget; not
     # from a report's source line (it names what the failing line uses)
