@@ -5259,3 +5259,27 @@ def test_cpp_constructors_are_not_kept_for_a_method_that_only_names_their_class(
     assert "                child->apply(visitor);" in out
     assert "inline Element(const" not in out
     assert clean_parse("cpp", out.encode()) is not None and not res.over_budget
+
+
+def test_a_babel_commonjs_factory_opens_around_its_functions() -> None:
+    # mathjs' lib/cjs: `const createSmaller = exports.createSmaller = /* #__PURE__ */(0,
+    # _factory.factory)(name, dependencies, _ref => { … function bignumSmaller(x, y) …`;
+    # the assignment to `exports` hid the callback: its functions were no units, the
+    # factory was cut around the one asked about with its header's names, 34 tokens over
+    code = (
+        '"use strict";\n\nObject.defineProperty(exports, "__esModule", {\n  value: true\n});\n'
+        'var _factory = require("../../utils/factory.js");\n'
+        "const name = 'smaller';\n"
+        "const dependencies = ['typed', 'config', 'bignumber', 'matrix', 'DenseMatrix',"
+        " 'concat', 'SparseMatrix', 'equalScalar', 'divideScalar'];\n"
+        "const createSmaller = exports.createSmaller = /* #__PURE__ */(0, _factory.factory)"
+        "(name, dependencies, _ref => {\n"
+        "  let {\n    typed,\n    config\n  } = _ref;\n"
+        + "".join(f"  function helper{k}(a) {{\n    return a * {k} + 1;\n  }}\n" for k in range(14))
+        + "  function bignumSmaller(x, y) {\n    return x.lt(y) && !config.nearlyEqual(x, y);\n"
+        "  }\n  return typed(name, { 'BigNumber, BigNumber': bignumSmaller });\n});\n"
+    )
+    out, res = _send("Why does `bignumSmaller` return the wrong value?", "js", code, 0.3)
+    assert "    return x.lt(y) && !config.nearlyEqual(x, y);" in out
+    assert "'divideScalar'" not in out and "  function helper13(a) {\n    // …" in out
+    assert clean_parse("javascript", out.encode()) is not None and not res.over_budget

@@ -808,6 +808,10 @@ class _Builder:
             expr = node.named_children[0] if node.named_child_count else None
         elif node.type in ("lexical_declaration", "variable_declaration"):
             expr = _one_variable(node)[1]
+            # Babel's CommonJS: `const create = exports.create = (0, _factory.factory)(…, _ref
+            # => {` (a function that defines functions, as for any variable below)
+            while expr is not None and expr.type == "assignment_expression":
+                expr = expr.child_by_field_name("right")
         else:
             return None
         for _ in range(3):
