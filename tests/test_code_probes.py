@@ -5206,13 +5206,11 @@ def test_a_python_closure_named_like_a_typed_parameter_elsewhere_is_found() -> N
 
 def test_a_closure_an_earlier_turn_quoted_is_not_cut_in_beside_the_one_asked_now() -> None:
     # mathjs' rationalize.js: both `_rationalize` (the assistant quoted it) and
-    # `expandPower` (asked about now) are closures of one `(0, _factory.factory)(…, _ref
-    # => { … })`;
-    # the cut kept both whole, 594 tokens over
+    # `expandPower` (asked about now) are closures of one factory's callback, cut around
+    # them; the cut kept both whole, 594 tokens over
     quoted = "".join(f"    const step{k} = simplify(expr, rules[{k}]);\n" for k in range(40))
     code = (
-        "const createRationalize = exports.createRationalize = /* #__PURE__ */(0, _factory"
-        ".factory)(name, dependencies, _ref => {\n"
+        "exports.createRationalize = (0, _factory.factory)(name, dependencies, _ref => {\n"
         "  function _rationalize(expr) {\n"
         + quoted
         + "    return expandPower(expr);\n  }\n"
@@ -5221,15 +5219,8 @@ def test_a_closure_an_earlier_turn_quoted_is_not_cut_in_beside_the_one_asked_now
         "      return new OperatorNode('*', 'multiply', [node.args[0], node.args[0]]);\n"
         "    }\n    return node;\n  }\n  return _rationalize;\n});\n"
     )
-    msgs = [
-        {"role": "user", "content": f"Here is `rationalize.js`:\n```js\n{code}```\nReview it."},
-        {
-            "role": "assistant",
-            "content": "Sure. The core is `_rationalize`:\n```js\n  function _rationalize(expr)"
-            " {\n    const step0 = simplify(expr, rules[0]);\n```\nIt looks fine to me.",
-        },
-        {"role": "user", "content": "And why does `expandPower` return the wrong value?"},
-    ]
+    quote = "  function _rationalize(expr) {\n    const step0 = simplify(expr, rules[0]);\n"
+    msgs = _quoted_then_asked("rationalize.js", "js", code, "_rationalize", quote, "expandPower")
     budget = ctxpress.count_tokens(msgs) // 3
     res = ctxpress.compress(msgs, budget=budget, stages=["code"])
     out = res.messages[0]["content"]
