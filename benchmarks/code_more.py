@@ -132,10 +132,24 @@ network-information; Go pion/rtcp, biogo/store, treeprint, httphead, shenwei356/
 go-azure-helpers, nebulouslabs/ed25519, orderedmap, go-clocksmith, dataurl and Rust retry,
 selectors, waker-fn, locale, valuable-derive, vt100, dissimilar, peeking_take_while,
 serde-big-array, libsodium-sys.
+Set ``s`` (chosen 2026-12-06, after set r's fixes; Go and Rust drawn at random, a fourth seed):
+Python in pathspec, inflection, charset_normalizer, flake8, responses, fastjsonschema,
+simpleeval, asteval, portalocker, huey, vine, html5lib, markdownify, ftfy, radon, vulture,
+filelock, validators, tldextract; C in billiard, bottleneck, zlib-ng, brotlicffi's brotli,
+pyroaring's CRoaring and the cmocka, criterion, libsml, SIMDe headers; C++ in the cppzmq,
+pistache, FunctionalPlus, plf::colony, crossguid headers; JS / TS / Java in ofetch, radash,
+ts-pattern, rrule, cron-parser, tinycolor2, fflate, crypto-js, tweetnacl, bn.js, elliptic,
+@urql/core, valtio, kysely, dompurify, turndown, uplot, animejs, sanitize-html, relay-runtime,
+react-native sound-player, blur, in-app-review, encrypted-storage, sensitive-info, otp-verify,
+quick-actions, share-menu, device-brightness and cordova-plugin statusbar, vibration, dialogs,
+battery-status, media-capture, screen-orientation, file-transfer; Go go-mtree,
+go-connections, juju/schema, go-json-rest, atlas-go, bmizerany/assert, yourbasic/graph,
+go-bindata-assetfs, gocpio, tideland/golib and Rust prost-derive, x11-clipboard, thin-slice,
+futf, lazycell, antidote, byte-slice-cast, dotenv, ttrpc, lexiclean.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|r] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|r] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|s] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|s] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -170,6 +184,11 @@ _PY_Q = "pyperclip tinydb pyee frozendict yarl propcache aiohttp"
 _PY_R = (
     "intervaltree mistune autopep8 mccabe rsa PyJWT limits sortedcollections tomli tomli_w"
     " pygtrie peewee croniter tablib prettytable loguru websockets"
+)
+_PY_S = (
+    "pathspec inflection charset_normalizer flake8 responses fastjsonschema simpleeval asteval"
+    " portalocker huey vine html5lib markdownify ftfy radon vulture filelock validators"
+    " tldextract"
 )
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
@@ -811,6 +830,61 @@ SETS = {
             f"{INC}/libnest2d/**/*.hpp",
             f"{INC}/argh.h",
             f"{INC}/core/dbus/**/*.h",
+        ],
+    },
+    "s": {
+        "PYPI": "pathspec-1.1.1 inflection-0.5.1 charset_normalizer-3.5.3 flake8-7.5.0"
+        " responses-0.26.3 fastjsonschema-2.22.3 simpleeval-1.0.8 asteval-1.0.10"
+        " portalocker-4.4.2 huey-3.5.4 vine-5.1.0 html5lib-1.1 markdownify-1.2.3 ftfy-6.3.1"
+        " radon-6.0.1 vulture-2.16 filelock-4.3.2 validators-0.36.0 tldextract-5.4.0"
+        " billiard-4.3.2 bottleneck-1.6.1 zlib_ng-1.1.0 brotlicffi-1.2.1.0"
+        " pyroaring-1.2.0",
+        "NPM_PKGS": "ofetch@1.5.1 radash@12.1.1 ts-pattern@5.9.2 rrule@2.8.1 cron-parser@5.10.7"
+        " tinycolor2@1.6.0 fflate@0.8.3 crypto-js@4.2.0 tweetnacl@1.0.3 bn.js@5.2.5"
+        " elliptic@6.6.1 @urql/core@6.0.3 valtio@2.3.2 kysely@0.29.9 dompurify@3.5.0"
+        " turndown@7.2.5 uplot@1.6.32 animejs@4.5.0 sanitize-html@2.18.2 relay-runtime@21.0.1"
+        " react-native-sound-player@0.14.5 @react-native-community/blur@4.4.1"
+        " react-native-in-app-review@4.4.2 react-native-encrypted-storage@4.0.3"
+        " react-native-sensitive-info@6.1.4 react-native-otp-verify@1.2.0"
+        " react-native-quick-actions@0.3.13 react-native-share-menu@6.0.0"
+        " react-native-device-brightness@1.2.0 cordova-plugin-statusbar@4.0.0"
+        " cordova-plugin-vibration@3.1.1 cordova-plugin-dialogs@2.0.2"
+        " cordova-plugin-battery-status@2.0.3 cordova-plugin-media-capture@6.0.0"
+        " cordova-plugin-screen-orientation@3.0.4 cordova-plugin-file-transfer@2.0.0",
+        "DEBS": "golang-github-vbatts-go-mtree-dev=0.4.4-2"
+        " golang-github-docker-go-connections-dev=0.4.0-4 golang-github-juju-schema-dev=1.0.1-1"
+        " golang-github-ant0ine-go-json-rest-dev=3.3.2-3"
+        " golang-github-hashicorp-atlas-go-dev=0.0~git20230125.46e9b3e-1"
+        " golang-github-bmizerany-assert-dev=0.0~git20120716-4"
+        " golang-github-yourbasic-graph-dev=1.0.5-3"
+        " golang-github-elazarl-go-bindata-assetfs-dev=1.0.0-1.1"
+        " golang-github-surma-gocpio-dev=1.1.0+git20160926.fcb6877-1.1"
+        " golang-github-tideland-golib-dev=4.24.2-1 librust-prost-derive-dev=0.11.6-2"
+        " librust-x11-clipboard-dev=0.6.1-1 librust-thin-slice-dev=0.1.1-1+b1"
+        " librust-futf-dev=0.1.4-1+b1 librust-lazycell-dev=1.3.0-3 librust-antidote-dev=1.0.0-3"
+        " librust-byte-slice-cast-dev=1.2.1-1 librust-dotenv-dev=0.15.0-2+b6"
+        " librust-ttrpc-dev=0.5.2-3 librust-lexiclean-dev=0.0.1-1+b1 cppzmq-dev=4.9.0-1"
+        " libpistache-dev=0.0.5+ds-3 libsml-dev=0.1.1+git20180125-1.1 libplf-colony-dev=7.10-1"
+        " libfplus-dev=0.2.13-1+b1 libcrossguid-dev=0.0+git200150803-6"
+        " libcmocka-dev=1.1.5-2.1 libcriterion-dev=2.4.1-2 libsimde-dev=0.7.4~rc2-2",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_S.split()],
+        "C_GLOBS": [
+            "pypi/billiard*/Modules/**/*.[ch]",
+            "pypi/bottleneck*/bottleneck/src/*.[ch]",
+            "pypi/zlib_ng*/src/zlib_ng/*.c",
+            "pypi/zlib_ng*/src/zlib_ng/zlib-ng/*.[ch]",
+            "pypi/zlib_ng*/src/zlib_ng/zlib-ng/arch/x86/*.[ch]",
+            "pypi/brotlicffi*/libbrotli/c/**/*.[ch]",
+            "pypi/pyroaring*/pyroaring/roaring.[ch]",
+            *(f"{INC}/{p}" for p in ("cmocka*.h", "cmockery/*.h", "criterion/*.h", "sml/*.h")),
+            *(f"{INC}/{p}" for p in ("criterion/internal/*.h", "simde/*.h", "simde/x86/*.h")),
+        ],
+        "CPP_GLOBS": [
+            f"{INC}/zmq*.hpp",
+            f"{INC}/pistache/**/*.h",
+            f"{INC}/fplus/**/*.hpp",
+            f"{INC}/plf_colony.h",
+            f"{INC}/guid.h",
         ],
     },
 }
