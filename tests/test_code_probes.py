@@ -5274,3 +5274,159 @@ def test_a_babel_commonjs_factory_opens_around_its_functions() -> None:
     assert "    return x.lt(y) && !config.nearlyEqual(x, y);" in out
     assert "'divideScalar'" not in out and "  function helper13(a) {\n    // …" in out
     assert clean_parse("javascript", out.encode()) is not None and not res.over_budget
+
+
+def test_a_python_block_kept_for_an_import_in_it_keeps_the_import_its_header_names() -> None:
+    # filelock's tests/soft/strict/test_windows.py: `if TYPE_CHECKING:` around the
+    # imports a focal test's annotations use stayed, `from typing import TYPE_CHECKING`
+    # did not, with room for it: the output failed with a NameError on its first run
+    code = (
+        "from __future__ import annotations\n\nimport os\nfrom typing import (\n"
+        + "".join(f"    {n},\n" for n in ("Any", "Final", "NoReturn", "TYPE_CHECKING", "TypeVar"))
+        + ")\n\nif TYPE_CHECKING:\n    from collections.abc import Callable\n\n\n"
+        + _fill("python", 14)
+        + "def run_twice(job: Callable[[], int]) -> int:\n"
+        "    first = job()\n    return first + job() + os.getpid()\n"
+    )
+    out, res = _send("Why does `run_twice` return the wrong value?", "python", code, 0.2)
+    assert "    return first + job() + os.getpid()" in out
+    # (where it fits, the import list cut to the name the header uses)
+    assert "if TYPE_CHECKING:" in out and "    TYPE_CHECKING,\n" in out and "NoReturn" not in out
+    assert clean_parse("python", out.encode()) is not None and not res.over_budget
+
+
+def test_a_closure_defined_in_two_functions_keeps_both_around_it() -> None:
+    # relay-runtime's RelayModernEnvironment.js: `var dispose = function dispose()` in
+    # `applyUpdate`, `dispose: function dispose()` in `applyMutation`; a name defined in
+    # two functions named neither, and a signature map was sent
+    code = (
+        "var _proto = Environment.prototype;\n"
+        + "".join(
+            f"_proto.helper{k} = function helper{k}(a) {{\n  return a * {k} + this._n;\n}};\n"
+            for k in range(16)
+        )
+        + "_proto.applyUpdate = function applyUpdate(update) {\n  var _this = this;\n"
+        "  var dispose = function dispose() {\n    _this._queue.revertUpdate(update);\n  };\n"
+        "  this._queue.applyUpdate(update);\n  return { dispose: dispose };\n};\n"
+        "_proto.applyMutation = function applyMutation(config) {\n"
+        "  var subscription = this._execute(config).subscribe({});\n"
+        "  return {\n    dispose: function dispose() {\n"
+        "      return subscription.unsubscribe();\n    }\n  };\n};\n"
+    )
+    out, res = _send("Why does `dispose` return the wrong value?", "js", code, 0.4)
+    assert "    _this._queue.revertUpdate(update);" in out
+    assert "      return subscription.unsubscribe();" in out
+    assert clean_parse("javascript", out.encode()) is not None and not res.over_budget
+
+
+def test_a_go_frame_of_another_main_go_names_nothing_in_the_pasted_one() -> None:
+    # go-bindata-assetfs' main.go with a panic in its `isDebug`, under the caller's
+    # `main.main()` at `/home/me/app/main.go:21`: that line of the pasted file is in
+    # `isDebug` too, and its `main` was kept whole beside it, 358 tokens over
+    code = (
+        'package main\n\nimport (\n\t"flag"\n\t"os"\n\t"strings"\n)\n\n'
+        "func isDebug(args []string) bool {\n"
+        '\tflagset := flag.NewFlagSet("", flag.ContinueOnError)\n'
+        '\tdebug := flagset.Bool("debug", false, "")\n'
+        "\tfor _, arg := range args {\n"
+        '\t\tif strings.HasPrefix(arg, "-debug") {\n\t\t\tflagset.Parse([]string{arg})\n'
+        "\t\t}\n\t}\n\treturn *debug\n}\n\n"
+        + _fill("go", 10)
+        + "func main() {\n"
+        + "".join(f"\tstep{k} := helper{k % 10}(len(os.Args) + {k})\n" for k in range(30))
+        + "\tif isDebug(os.Args[1:]) {\n\t\tos.Exit(step29)\n\t}\n}\n"
+    )
+    trace = (
+        "panic: runtime error: invalid memory address or nil pointer dereference\n\n"
+        "goroutine 1 [running]:\n"
+        "github.com/elazarl/go-bindata-assetfs.isDebug(0xc000012345)\n"
+        "\t/home/me/go/pkg/mod/github.com/elazarl/go-bindata-assetfs/main.go:15 +0x3c\n"
+        "main.main()\n\t/home/me/app/main.go:13 +0x65\nexit status 2"
+    )
+    msgs = [
+        {
+            "role": "user",
+            "content": f"Here is `main.go`:\n```go\n{code}```\nI get this when I run it:\n"
+            f"```\n{trace}\n```\nWhat is wrong?",
+        }
+    ]
+    budget = ctxpress.count_tokens(msgs) // 3
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    out = res.messages[0]["content"]
+    assert "\t\t\tflagset.Parse([]string{arg})" in out and "\tstep20 :=" not in out
+    assert res.tokens_after <= budget
+
+
+def test_a_c_variable_of_a_struct_type_is_no_definition_of_the_struct() -> None:
+    # libuv's sysinfo-memory.c: the assistant quoted `uv_get_free_memory`, whose
+    # `struct sysinfo info;` read as a definition of `sysinfo`, in both functions; the
+    # function asked about, holding the other, was then taken for context: a map was sent
+    body = "  struct sysinfo info;\n\n  if (sysinfo(&info) == 0)\n"
+    code = (
+        '#include "uv.h"\n#include <sys/sysinfo.h>\n\n'
+        + _fill("c", 8)
+        + "uint64_t uv_get_free_memory(void) {\n"
+        + body
+        + "    return (uint64_t) info.freeram * info.mem_unit;\n  return 0;\n}\n\n"
+        "uint64_t uv_get_total_memory(void) {\n"
+        + body
+        + "    return (uint64_t) info.totalram * info.mem_unit;\n  return 0;\n}\n"
+    )
+    quote = "uint64_t uv_get_free_memory(void) {\n" + body
+    msgs = _quoted_then_asked(
+        "sysinfo-memory.c", "c", code, "uv_get_free_memory", quote, "uv_get_total_memory"
+    )
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) * 4 // 5
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    out = res.messages[0]["content"]
+    assert "    return (uint64_t) info.totalram * info.mem_unit;" in out
+    assert res.tokens_after <= budget
+
+
+def test_a_c_compound_literal_of_a_struct_type_is_no_definition_of_the_struct() -> None:
+    # pillow's Arrow.c: the quote named `struct ArrowArray`, defined in a header; the
+    # `(struct ArrowArray){` literals of the functions read as definitions of it, so the
+    # function asked about held one and was cut down to it: its body was dropped
+    def export(name: str, k: int) -> str:
+        return (
+            f"int {name}(struct ArrowArray *array) {{\n"
+            f"  *array = (struct ArrowArray){{\n    .length = {k},\n"
+            "    .release = &release_array,\n  };\n"
+            f"  array->buffers = calloc({k}, sizeof(struct ArrowArray *));\n"
+            + "".join(f"  array->buffers[{i}] = im->image[{i * k}];\n" for i in range(50))
+            + f"  return array->buffers ? {k} : -1;\n}}\n\n"
+        )
+
+    code = (
+        '#include "Arrow.h"\n\nstatic void release_array(struct ArrowArray *array) {\n'
+        "  free(array->buffers);\n  array->release = NULL;\n}\n\n"
+        + export("export_single", 1)
+        + _fill("c", 90)
+        + export("export_fixed", 2)
+    )
+    quote = "static void release_array(struct ArrowArray *array) {\n  free(array->buffers);\n"
+    msgs = _quoted_then_asked("Arrow.c", "c", code, "release_array", quote, "export_fixed")
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) * 4 // 5
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    out = res.messages[0]["content"]
+    assert export("export_fixed", 2).strip() in out
+    assert res.tokens_after <= budget
+
+
+def test_a_function_asked_about_stays_focal_when_it_holds_a_closure_quoted_before() -> None:
+    # PEGTL's parse.hpp: a name the assistant's quote defines is defined in the function
+    # asked about now too; as a holder of that closure it was taken for context
+    def holder(name: str, k: int) -> str:
+        return (
+            f"def {name}(items):\n    def check(item):\n        return item > {k}\n\n"
+            f"    kept = [i for i in items if check(i)]\n    return sum(kept) * {k}\n\n\n"
+        )
+
+    code = holder("first_total", 3) + _fill("python", 10) + holder("second_total", 5)
+    quote = "def first_total(items):\n    def check(item):\n        return item > 3\n"
+    msgs = _quoted_then_asked("totals.py", "python", code, "first_total", quote, "second_total")
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) * 4 // 5
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    out = res.messages[0]["content"]
+    assert "    return sum(kept) * 5" in out
+    assert res.tokens_after <= budget

@@ -26,7 +26,12 @@ from tree_sitter import Tree
 
 from ctxpress.compressor.code.excerpt import error_rows, excerpt, reads_as_source
 from ctxpress.compressor.code.fences import Fence, find_fences, outside_fences
-from ctxpress.compressor.code.focal import find_focal, used_elsewhere, users_elsewhere
+from ctxpress.compressor.code.focal import (
+    find_focal,
+    frames_elsewhere,
+    used_elsewhere,
+    users_elsewhere,
+)
 from ctxpress.compressor.code.languages import (
     SPECS,
     candidates,
@@ -402,7 +407,7 @@ class CodeStage:
         focal: dict[int, str] = {}
         rows = _block_rows(blocks, refs, newest)
         focuses = [
-            Focus() if k in repeats else _own(replace(focus, rows=rows[k]), b.filename)
+            Focus() if k in repeats else _own(replace(focus, rows=rows[k]), b)
             for k, b in enumerate(blocks)
         ]
         if len(blocks) > 1:
@@ -836,14 +841,17 @@ def _excerpts(
     return out
 
 
-def _own(focus: Focus, filename: str | None) -> Focus:
-    """``focus`` for a block of file ``filename``: without the names only stack frames of
-    other files give (the caller's `main` in `cli.py` is no `main` of this file)."""
-    if not filename or not focus.frames:
+def _own(focus: Focus, b: _Block) -> Focus:
+    """``focus`` for block ``b``: without the names only stack frames of other files give
+    (the caller's `main` in `cli.py` is no `main` of this file), nor the frames of another
+    file of its name (``frames_elsewhere``)."""
+    filename = b.filename
+    if not filename:
         return focus
     here = {name for path, name in focus.frames if shared_tail(filename, path)}
     other = {name for path, name in focus.frames if not shared_tail(filename, path)} - here
-    return replace(focus, strong=focus.strong - other) if other else focus
+    focus = replace(focus, strong=focus.strong - other) if other else focus
+    return frames_elsewhere(b.outline, focus, filename, b.first_line)
 
 
 def _block_rows(

@@ -9,7 +9,7 @@ must stay defined whatever the budget (``required``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ctxpress.compressor.code.cases import PLACEHOLDER, go_table_entry, title_pattern
@@ -29,7 +29,7 @@ from ctxpress.compressor.code.outline import (
     refs,
     with_body,
 )
-from ctxpress.compressor.code.prose import failing_tests
+from ctxpress.compressor.code.prose import failing_tests, shared_tail
 
 _PY_STRING_START = re.compile(r"\s*[rRuUbB]{0,2}[\"']")  # a bare string statement
 _NAMESPACE_IMPORT = re.compile(r"\*\s*as\b")
@@ -223,7 +223,7 @@ def find_focal(
             if seeds.get(u) == 0.0 and u.label not in now and u not in located | said_now:
                 seeds[u] = 1.0
         for u in holders:
-            if seeds.get(u) == 0.0 and u not in said_now and u not in located:
+            if seeds.get(u) == 0.0 and u not in said_now | located and u.label not in now:
                 seeds[u] = 1.0
     # A class named because a focal method sits in it (``self: IndexedSet``,
     # ``IndexedSet.pop``) is context, not a hint: seeding it would pull every member
@@ -389,6 +389,38 @@ def _innermost_function(outline: Outline, row: int, tests: bool = False) -> Unit
     return best
 
 
+def frames_elsewhere(outline: Outline, focus: Focus, filename: str, first_line: int) -> Focus:
+    """``focus`` without the stack frames of another file of this block's name. Of frames
+    under two paths ending alike (the `main.go` pasted, the caller's `/app/main.go`), one
+    whose line is in no definition of its name, where this file defines that name
+    elsewhere while another path's frame agrees, is of the other file: its line and its
+    name say nothing of this block. ``first_line``: the file's line of the block's first."""
+    mine = [
+        (path, line - first_line, name)
+        for path, line, name in focus.frame_lines
+        if shared_tail(filename, path)
+    ]
+    if len({path for path, _, _ in mine}) < 2:
+        return focus
+    defined = {u.name for u in outline.units if u.kind == "func"}
+
+    def agrees(row: int, name: str) -> bool:
+        fn = _innermost_function(outline, row)
+        return (
+            fn is None or name not in defined or name in {fn.name, *(a.name for a in ancestors(fn))}
+        )
+
+    good = {path for path, row, name in mine if agrees(row, name)}
+    bad = [(path, row, name) for path, row, name in mine if path not in good]
+    if not good or not bad:
+        return focus
+    alone = {name for _, name in focus.frames}  # (names only frames give)
+    names = {name for _, _, name in bad} & alone
+    names -= {name for path, _, name in mine if path in good}
+    rows = focus.rows - {row for _, row, _ in bad} | {row for p, row, _ in mine if p in good}
+    return replace(focus, strong=focus.strong - names, rows=rows)
+
+
 def _innermost_unit(outline: Outline, row: int) -> Unit | None:
     """Outside any function (a field, an interface member, a type, an enum): the smallest
     unit holding the row."""
@@ -503,11 +535,11 @@ def _holder(outline: Outline, row: int) -> Unit | None:
 def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
-    name defined so in one function (tests that each define their own `fn x` name none,
-    a closure held in a literal of its own name, `{first: …}`, its function). With a
-    file:line reference, the named closures the lines are in instead (``_closures_at``):
-    a report's source line names what it calls, not what it is in. Kept on the outline
-    (read-only): a block is planned several times with one focus."""
+    name defined so in three functions at most (many tests that each define their own
+    `fn x` name none; a closure held in a literal of its own name, `{first: …}`, its
+    function). With a file:line reference, the named closures the lines are in instead
+    (``_closures_at``): a report's source line names what it calls, not what it is in.
+    Kept on the outline (read-only): a block is planned several times with one focus."""
     key = (focus.strong, focus.rows, focus.prose)
     known = outline.nested.get(key)
     if known is None:
@@ -540,9 +572,12 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
             inside = [(r, u) for r in found if (u := _holder(outline, r)) is not None]
             if inside:
                 unmatched = unmatched - {name}
-            if len({u for _, u in inside}) == 1:  # (twice in one: `var first = …`, `{first: …}`)
-                u = inside[0][1]
-                out.setdefault(u, []).extend(r for r, _ in inside)
+            # (twice in one: `var first = …`, `{first: …}`; in a few, as a name defined
+            # in a few units is asked about: relay's `var dispose = function dispose()`
+            # in `applyUpdate`, `dispose: function dispose()` in `applyMutation`)
+            if len({u for _, u in inside}) <= 3:
+                for r, u in inside:
+                    out.setdefault(u, []).append(r)
         if not unmatched:
             break
     return out
@@ -586,7 +621,10 @@ _JS_FUNCTION = (
     r"|\(\s*[{{\[]?\s*$)"
 )
 _NESTED_DEF = (
-    r"(?:\bdef|\bfunction\*?|\bfn|\bclass|\bstruct|\benum|\btype)\s+({0})\b"
+    r"(?:\bdef|\bfunction\*?|\bfn|\bclass|\btype)\s+({0})\b"
+    # (a body or a base follows, not a variable's name or a cast's `)`: C's
+    # `struct sysinfo info;`, `(struct ArrowArray){` name a type defined elsewhere)
+    r"|\b(?:struct|enum)\s+({0})\b(?=\s*(?:[{{:<]|final\b|$))"
     r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?=\s*"
     + _JS_FUNCTION
     # (typed as a function over lines: `const callback: (` … `) => void = (done) => {`)
@@ -956,13 +994,13 @@ def required(
         if u.kind == "import" and _PACKAGE.match(outline.lines[u.start]):
             out[u] = False
     for p in enclosing if written else ():
-        for u in _header_imports(outline, p) if p.kind == "class" else ():
+        for u in header_imports(outline, p) if p.kind == "class" else ():
             out[u] = False
     # The header of a Python block around focal code stays with it (`if os.path.isdir(…):`):
     # the imports it names stay too, a line each (a definition it names is ranked; a JS
     # block's header is a test's call or a typed object: `const x: Options = {`)
     for p in enclosing if focal and outline.spec.python else ():
-        for u in _header_imports(outline, p) if p.kind == "block" else ():
+        for u in header_imports(outline, p) if p.kind == "block" else ():
             out.setdefault(u, False)
     for f in focal:
         # a module-level function's own name is bound by it (not by its overload stubs);
@@ -1029,7 +1067,21 @@ def required(
     return list(out.items())
 
 
-def _header_imports(outline: Outline, p: Unit) -> list[Unit]:
+def block_imports(outline: Outline, units: list[Unit]) -> list[Unit]:
+    """The imports the headers of the Python blocks around ``units`` name, not among them:
+    a block kept for what it holds (`if TYPE_CHECKING:` around an import the focal code's
+    annotations use) keeps its header, which runs with the module. Where they fit: the
+    focal code does not use them, and its documentation outranks them."""
+    out: dict[Unit, None] = {}
+    for u in units if outline.spec.python else ():
+        for p in ancestors(u):
+            for i in header_imports(outline, p) if p.kind == "block" else ():
+                if i.last < p.start and i not in units:  # (not one the block holds)
+                    out[i] = None
+    return list(out)
+
+
+def header_imports(outline: Outline, p: Unit) -> list[Unit]:
     """The imports of the names ``p``'s header writes: not its own name (`namespace
     spdlog` names no base), nor an include (its words are its path: ranked, `included`)."""
     return [

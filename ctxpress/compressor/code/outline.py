@@ -531,6 +531,8 @@ class Focus:
     # (file, name) of each stack frame that alone names its function: a frame of another
     # file (the caller's `main` in `cli.py`) names no namesake in this one
     frames: frozenset[tuple[str, str]] = frozenset()
+    # (file, line, name) of each stack frame that gives its line
+    frame_lines: frozenset[tuple[str, int, str]] = frozenset()
 
 
 # ---------------------------------------------------------------------------- outline

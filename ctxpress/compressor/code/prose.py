@@ -38,21 +38,22 @@ _PASSED_LINE = re.compile(r"(?m)^[ \t]*(?:[✓✔√]|ok \d+\b).*$")
 _TAP_RESULT = re.compile(r"(?m)^[ \t]*(?:not )?ok \d")  # (a run's output, not a heading)
 _TAP_HEAD = re.compile(r"[ \t]*# \S")
 _TAP_FAILED = re.compile(r"[ \t]*not ok\b")
-_PY_FRAME = re.compile(r'File "([^"]+)", line \d+, in ([A-Za-z_]\w*)')
+_PY_FRAME = re.compile(r'File "([^"]+)", line (\d+), in ([A-Za-z_]\w*)')
 # `at pkg.Class.method(`, `at Class.method (`, `at name (`: the frame's method and owner
 _AT_FRAME = re.compile(r"\bat (?:new |async )?((?:[\w$]+\.)*)([A-Za-z_$][\w$]*) ?\(")
 # a Go stack frame: `github.com/x/dns.(*Msg).Pack(0xc0…)` over `\t/path/msg.go:42 +0x3c`
 _GO_FRAME = re.compile(
-    r"(?m)^[ \t]*(?:[\w.~-]+/)*([\w.-]+?)\.(?:\(\*?(\w+)\)\.)?(\w+)\([^\n]*\)\n\t+([^\s:]+\.go):\d+"
+    r"(?m)^[ \t]*(?:[\w.~-]+/)*([\w.-]+?)\.(?:\(\*?(\w+)\)\.)?(\w+)\([^\n]*\)\n"
+    r"\t+([^\s:]+\.go):(\d+)"
 )
 _GO_CLOSURE = re.compile(r"func\d+")
 # a Rust backtrace frame: `   1: quick_check::is_nfkd` over `at ./src/quick_check.rs:139:5`
 _RUST_FRAME = re.compile(
     r"(?m)^[ \t]*\d+: +((?:[A-Za-z_]\w*::)*)([A-Za-z_]\w*)(?:::\{\{closure\}\})?[ \t]*"
-    r"(?:\n[ \t]+at ([^\s:]+):\d+)?"
+    r"(?:\n[ \t]+at ([^\s:]+):(\d+))?"
 )
 # the file such a frame is in: `at f (/app/x.js:3:9)`, `at a.B.f(B.java:12)`
-_AT_FILE = re.compile(r"([^():\s]+\.\w+):\d+")
+_AT_FILE = re.compile(r"([^():\s]+\.\w+):(\d+)")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _QUALIFIED = re.compile(r"([^\W\d]\w*)(?:\.|::|#)([^\W\d]\w*)")
 _CALL = re.compile(r"\b([^\W\d]\w*)\(")
@@ -97,6 +98,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     framed_names: set[str] = set()
     framed_qualified: set[tuple[str, str]] = set()
     framed: set[tuple[str, str]] = set()
+    lined: set[tuple[str, int, str]] = set()  # (file, line, name) of frames with a line
     for m in _AT_FRAME.finditer(prose):
         path, name = m.groups()
         framed_names.add(name)
@@ -105,16 +107,19 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
         at = _AT_FILE.match(prose, m.end())
         if at is not None:
             framed.add((at.group(1).replace("\\", "/"), name))
-    for path, name in _PY_FRAME.findall(prose):
+            lined.add((at.group(1).replace("\\", "/"), int(at.group(2)), name))
+    for path, line, name in _PY_FRAME.findall(prose):
         framed_names.add(name)
         framed.add((path.replace("\\", "/"), name))
-    for package, receiver, name, path in _GO_FRAME.findall(prose):
+        lined.add((path.replace("\\", "/"), int(line), name))
+    for package, receiver, name, path, line in _GO_FRAME.findall(prose):
         while _GO_CLOSURE.fullmatch(name) and "." in package:  # `main.main.func1`: in main
             package, name = package.rsplit(".", 1)
         framed_names.add(name)
         framed_qualified.add((receiver or package.rsplit(".", 1)[-1], name))
         framed.add((path, name))
-    for path, name, file in _RUST_FRAME.findall(prose):
+        lined.add((path, int(line), name))
+    for path, name, file, line in _RUST_FRAME.findall(prose):
         if not (path or file):
             continue  # (`1: parse`: a numbered list's line, not a frame)
         framed_names.add(name)
@@ -122,6 +127,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
             framed_qualified.add((path[:-2].rsplit("::", 1)[-1], name))
         if file:
             framed.add((file.replace("\\", "/"), name))
+            lined.add((file.replace("\\", "/"), int(line), name))
     # a test a run lists as passed is not what is asked about: its title names nothing
     # (its lines are blanked, not removed: the rows of `prose` stay those of `kept`)
     kept = unpassed(prose)
@@ -156,7 +162,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     qualified |= framed_qualified
     weak = set(_WORD.findall(scan)) - strong
     focus = Focus(frozenset(strong), frozenset(weak), frozenset(qualified), prose=kept)
-    return replace(focus, frames=frames), refs
+    return replace(focus, frames=frames, frame_lines=frozenset(lined)), refs
 
 
 # a failing test as its runner names it: pytest's `FAILED a.py::Cls::test_x` and its

@@ -27,6 +27,7 @@ from ctxpress.compressor.code.cases import cases_cut
 from ctxpress.compressor.code.focal import (
     TEST_NAME,
     asked_now,
+    block_imports,
     class_level,
     find_focal,
     included,
@@ -969,6 +970,11 @@ def required_parts(
         if u.kind != "import":
             end = u.head_end if u.collapsible else u.last
             shows.update(IDENT.findall("\n".join(lines[u.start : end + 1])))
+        for p in ancestors(u) if outline.spec.python else ():
+            if p.kind == "block":  # (the header of a block around it: `if TYPE_CHECKING:`)
+                shows.update(
+                    IDENT.findall("\n".join(lines[p.start : max(p.start, p.head_end) + 1]))
+                )
     for u, _ in needed:
         if (
             outline.lang in _FIELD_LINES
@@ -1466,7 +1472,9 @@ def trim_outline(
     # the words a focal unit cut to a part shows: what it uses of the rest is only in them
     shown = {u: frozenset(IDENT.findall("\n".join(rows))) for u, rows in around.items()}
     needed = required(outline, focal, shown) if define_used else []
-    partial |= required_parts(outline, focal, needed, shown)
+    heads = block_imports(outline, [u for u, _ in needed])
+    partial |= required_parts(outline, focal, [*needed, *((u, False) for u in heads)], shown)
+    steps = [(u, PART if u in partial else BARE) for u in heads] + steps
     for f in told:
         rows = without_docstring(outline, f)
         if rows is not None:
