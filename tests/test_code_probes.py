@@ -5319,6 +5319,34 @@ def test_a_closure_defined_in_two_functions_keeps_both_around_it() -> None:
     assert clean_parse("javascript", out.encode()) is not None and not res.over_budget
 
 
+def test_a_closure_only_an_earlier_turn_quoted_is_not_sought_in_every_function() -> None:
+    # the assistant quoted `dispose`, defined in two functions; the user moved on to
+    # `helper3`: only a name the newest question asks about is sought in a few functions
+    # (in one, as before); both holders were kept beside the function asked about
+    code = (
+        "var _proto = Environment.prototype;\n"
+        + "".join(
+            f"_proto.helper{k} = function helper{k}(a) {{\n  return a * {k} + this._n;\n}};\n"
+            for k in range(16)
+        )
+        + "_proto.applyUpdate = function applyUpdate(update) {\n  var _this = this;\n"
+        "  var dispose = function dispose() {\n    _this._queue.revertUpdate(update);\n  };\n"
+        "  this._queue.applyUpdate(update);\n  return { dispose: dispose };\n};\n"
+        "_proto.applyMutation = function applyMutation(config) {\n"
+        "  var subscription = this._execute(config).subscribe({});\n"
+        + "".join(f"  subscription.add(config.step{k});\n" for k in range(8))
+        + "  return {\n    dispose: function dispose() {\n"
+        "      return subscription.unsubscribe();\n    }\n  };\n};\n"
+    )
+    quote = "var dispose = function dispose() {\n  _this._queue.revertUpdate(update);\n};\n"
+    msgs = _quoted_then_asked("env.js", "js", code, "dispose", quote, "helper3")
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) // 2
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    out = res.messages[0]["content"]
+    assert "_proto.helper3 = function helper3(a) {\n  return a * 3 + this._n;\n};" in out
+    assert "subscription.unsubscribe()" not in out and res.tokens_after <= budget
+
+
 def test_a_go_frame_of_another_main_go_names_nothing_in_the_pasted_one() -> None:
     # go-bindata-assetfs' main.go with a panic in its `isDebug`, under the caller's
     # `main.main()` at `/home/me/app/main.go:21`: that line of the pasted file is in

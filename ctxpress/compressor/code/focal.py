@@ -535,10 +535,11 @@ def _holder(outline: Outline, row: int) -> Unit | None:
 def nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]:
     """Functions holding a definition of a name the prose uses and no unit defines (a
     closure, a decorator's wrapper), with the rows those definitions start on. Only a
-    name defined so in three functions at most (many tests that each define their own
-    `fn x` name none; a closure held in a literal of its own name, `{first: …}`, its
-    function). With a file:line reference, the named closures the lines are in instead
-    (``_closures_at``): a report's source line names what it calls, not what it is in.
+    name defined so in one function, or in three at most where the newest question names
+    it (many tests that each define their own `fn x` name none; a closure held in a literal
+    of its own name, `{first: …}`, its function). With a file:line reference, the named
+    closures the lines are in instead (``_closures_at``): a report's source line names what
+    it calls, not what it is in.
     Kept on the outline (read-only): a block is planned several times with one focus."""
     key = (focus.strong, focus.rows, focus.prose)
     known = outline.nested.get(key)
@@ -572,10 +573,10 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
             inside = [(r, u) for r in found if (u := _holder(outline, r)) is not None]
             if inside:
                 unmatched = unmatched - {name}
-            # (twice in one: `var first = …`, `{first: …}`; in a few, as a name defined
-            # in a few units is asked about: relay's `var dispose = function dispose()`
-            # in `applyUpdate`, `dispose: function dispose()` in `applyMutation`)
-            if len({u for _, u in inside}) <= 3:
+            # (twice in one: `var first = …`, `{first: …}`; in a few where the newest
+            # question names it: relay's `var dispose = function dispose()` in
+            # `applyUpdate`, `dispose: function dispose()` in `applyMutation`)
+            if len({u for _, u in inside}) <= (3 if name in (focus.current or ()) else 1):
                 for r, u in inside:
                     out.setdefault(u, []).append(r)
         if not unmatched:
@@ -1070,8 +1071,8 @@ def required(
 def block_imports(outline: Outline, units: list[Unit]) -> list[Unit]:
     """The imports the headers of the Python blocks around ``units`` name, not among them:
     a block kept for what it holds (`if TYPE_CHECKING:` around an import the focal code's
-    annotations use) keeps its header, which runs with the module. Where they fit: the
-    focal code does not use them, and its documentation outranks them."""
+    annotations use) keeps its header, which runs with the module. Ranked after every
+    related body: the focal code does not read them, and what it uses outranks them."""
     out: dict[Unit, None] = {}
     for u in units if outline.spec.python else ():
         for p in ancestors(u):

@@ -1173,6 +1173,7 @@ def _steps(
     named: frozenset[Unit] = frozenset(),
     told: frozenset[Unit] = frozenset(),
     budget: int = 0,
+    after: list[tuple[Unit, int]] | None = None,
 ) -> list[tuple[Unit, int]]:
     """Upgrades in order of relevance: closure bodies (a cut body first where there is
     one, ranked by its own size), then signatures (of related units first), then other
@@ -1181,7 +1182,9 @@ def _steps(
     ``budget`` holds. A definition the prose names (``named``) pays a fraction of its
     size: it was asked for; the whole of a stub whose documentation the prose restates
     (``told``) ranks as a helper unlikely to be used, and so, farther, does the whole of a
-    constructor whose attribute lines are a part (``_CONSTRUCTOR_REST``)."""
+    constructor whose attribute lines are a part (``_CONSTRUCTOR_REST``). ``after``: steps
+    the kept code needs to run but not to be read (``block_imports``), after every related
+    body, before any signature."""
     steps: list[tuple[Unit, int]] = []
     # Module-level helpers many functions call are likely helpers of the focal one too.
     calls: dict[str, int] = {}
@@ -1235,6 +1238,7 @@ def _steps(
             steps.append((u, BARE))  # if its leading comment does not fit too: without it
         if mode == FULL and u in named:
             steps.append((u, SIG))  # asked for: at least its signature
+    steps.extend(after or ())
     # what else is related but does not fit whole: its signature, before the map
     steps.extend((u, SIG) for *_, mode, u in ranked if mode == FULL and u.kind in ("func", "class"))
     focal_rows = [u.start for u in seeds] or [0]
@@ -1468,13 +1472,14 @@ def trim_outline(
     for u in included(outline, focal):
         dist[u] = min(dist.get(u, 99.0), _INCLUDED)
     partial = partial_bodies(outline, focal, costs)
-    steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget)
     # the words a focal unit cut to a part shows: what it uses of the rest is only in them
     shown = {u: frozenset(IDENT.findall("\n".join(rows))) for u, rows in around.items()}
     needed = required(outline, focal, shown) if define_used else []
     heads = block_imports(outline, [u for u, _ in needed])
-    partial |= required_parts(outline, focal, [*needed, *((u, False) for u in heads)], shown)
-    steps = [(u, PART if u in partial else BARE) for u in heads] + steps
+    parts = required_parts(outline, focal, [*needed, *((u, False) for u in heads)], shown)
+    after = [(u, PART if u in parts or u in partial else BARE) for u in heads]
+    steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget, after)
+    partial |= parts
     for f in told:
         rows = without_docstring(outline, f)
         if rows is not None:
