@@ -5295,11 +5295,10 @@ def test_a_python_block_kept_for_an_import_in_it_keeps_the_import_its_header_nam
     assert clean_parse("python", out.encode()) is not None and not res.over_budget
 
 
-def test_a_closure_defined_in_two_functions_keeps_both_around_it() -> None:
-    # relay-runtime's RelayModernEnvironment.js: `var dispose = function dispose()` in
-    # `applyUpdate`, `dispose: function dispose()` in `applyMutation`; a name defined in
-    # two functions named neither, and a signature map was sent
-    code = (
+def _environment_js(steps: int = 0) -> str:
+    """relay-runtime's RelayModernEnvironment.js in small: `dispose` defined as a closure in
+    two methods, `steps` more statements in the second."""
+    return (
         "var _proto = Environment.prototype;\n"
         + "".join(
             f"_proto.helper{k} = function helper{k}(a) {{\n  return a * {k} + this._n;\n}};\n"
@@ -5310,10 +5309,17 @@ def test_a_closure_defined_in_two_functions_keeps_both_around_it() -> None:
         "  this._queue.applyUpdate(update);\n  return { dispose: dispose };\n};\n"
         "_proto.applyMutation = function applyMutation(config) {\n"
         "  var subscription = this._execute(config).subscribe({});\n"
-        "  return {\n    dispose: function dispose() {\n"
+        + "".join(f"  subscription.add(config.step{k});\n" for k in range(steps))
+        + "  return {\n    dispose: function dispose() {\n"
         "      return subscription.unsubscribe();\n    }\n  };\n};\n"
     )
-    out, res = _send("Why does `dispose` return the wrong value?", "js", code, 0.4)
+
+
+def test_a_closure_defined_in_two_functions_keeps_both_around_it() -> None:
+    # relay-runtime's RelayModernEnvironment.js: `var dispose = function dispose()` in
+    # `applyUpdate`, `dispose: function dispose()` in `applyMutation`; a name defined in
+    # two functions named neither, and a signature map was sent
+    out, res = _send("Why does `dispose` return the wrong value?", "js", _environment_js(), 0.4)
     assert "    _this._queue.revertUpdate(update);" in out
     assert "      return subscription.unsubscribe();" in out
     assert clean_parse("javascript", out.encode()) is not None and not res.over_budget
@@ -5323,21 +5329,7 @@ def test_a_closure_only_an_earlier_turn_quoted_is_not_sought_in_every_function()
     # the assistant quoted `dispose`, defined in two functions; the user moved on to
     # `helper3`: only a name the newest question asks about is sought in a few functions
     # (in one, as before); both holders were kept beside the function asked about
-    code = (
-        "var _proto = Environment.prototype;\n"
-        + "".join(
-            f"_proto.helper{k} = function helper{k}(a) {{\n  return a * {k} + this._n;\n}};\n"
-            for k in range(16)
-        )
-        + "_proto.applyUpdate = function applyUpdate(update) {\n  var _this = this;\n"
-        "  var dispose = function dispose() {\n    _this._queue.revertUpdate(update);\n  };\n"
-        "  this._queue.applyUpdate(update);\n  return { dispose: dispose };\n};\n"
-        "_proto.applyMutation = function applyMutation(config) {\n"
-        "  var subscription = this._execute(config).subscribe({});\n"
-        + "".join(f"  subscription.add(config.step{k});\n" for k in range(8))
-        + "  return {\n    dispose: function dispose() {\n"
-        "      return subscription.unsubscribe();\n    }\n  };\n};\n"
-    )
+    code = _environment_js(8)
     quote = "var dispose = function dispose() {\n  _this._queue.revertUpdate(update);\n};\n"
     msgs = _quoted_then_asked("env.js", "js", code, "dispose", quote, "helper3")
     budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) // 2
