@@ -846,7 +846,7 @@ def _own(focus: Focus, b: _Block) -> Focus:
     (the caller's `main` in `cli.py` is no `main` of this file), nor the frames of another
     file of its name (``frames_elsewhere``)."""
     filename = b.filename
-    if not filename:
+    if not filename or not focus.frame_lines:  # (no frame: nothing to set aside)
         return focus
     here = {name for path, name in focus.frames if shared_tail(filename, path)}
     other = {name for path, name in focus.frames if not shared_tail(filename, path)} - here

@@ -97,8 +97,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # function, and the file it is in where that follows (`x.js:3:9`, `Parser.java:12`)
     framed_names: set[str] = set()
     framed_qualified: set[tuple[str, str]] = set()
-    framed: set[tuple[str, str]] = set()
-    lined: set[tuple[str, int, str]] = set()  # (file, line, name) of frames with a line
+    lined: set[tuple[str, int, str]] = set()  # (file, line, name): every frame with a file
     for m in _AT_FRAME.finditer(prose):
         path, name = m.groups()
         framed_names.add(name)
@@ -106,18 +105,15 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
             framed_qualified.add((path[:-1].rsplit(".", 1)[-1].rsplit("$", 1)[-1], name))
         at = _AT_FILE.match(prose, m.end())
         if at is not None:
-            framed.add((at.group(1).replace("\\", "/"), name))
             lined.add((at.group(1).replace("\\", "/"), int(at.group(2)), name))
     for path, line, name in _PY_FRAME.findall(prose):
         framed_names.add(name)
-        framed.add((path.replace("\\", "/"), name))
         lined.add((path.replace("\\", "/"), int(line), name))
     for package, receiver, name, path, line in _GO_FRAME.findall(prose):
         while _GO_CLOSURE.fullmatch(name) and "." in package:  # `main.main.func1`: in main
             package, name = package.rsplit(".", 1)
         framed_names.add(name)
         framed_qualified.add((receiver or package.rsplit(".", 1)[-1], name))
-        framed.add((path, name))
         lined.add((path, int(line), name))
     for path, name, file, line in _RUST_FRAME.findall(prose):
         if not (path or file):
@@ -126,7 +122,6 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
         if path:  # (`quick_check::is_nfkd`: a module's path, or a type's)
             framed_qualified.add((path[:-2].rsplit("::", 1)[-1], name))
         if file:
-            framed.add((file.replace("\\", "/"), name))
             lined.add((file.replace("\\", "/"), int(line), name))
     # a test a run lists as passed is not what is asked about: its title names nothing
     # (its lines are blanked, not removed: the rows of `prose` stay those of `kept`)
@@ -157,7 +152,7 @@ def extract_focus(prose: str) -> tuple[Focus, list[tuple[str, int, str | None]]]
     # a capitalised word inside a sentence is a name (`what Transitioner does`)
     strong.update(_PROPER.findall(scan))
     # (the frames a name is said in alone: a frame of another file names nothing here)
-    frames = frozenset((path, name) for path, name in framed if name not in strong)
+    frames = frozenset((path, name) for path, _, name in lined if name not in strong)
     strong |= framed_names
     qualified |= framed_qualified
     weak = set(_WORD.findall(scan)) - strong
