@@ -1798,6 +1798,17 @@ def _quoted_then_asked(
     ]
 
 
+def _quoted_send(
+    path: str, tag: str, code: str, quoted: str, quote: str, asked: str, num: int = 4, den: int = 5
+) -> tuple[str, ctxpress.CompressResult, int]:
+    """``_quoted_then_asked`` through the code stage at a budget that cuts ``num / den`` of
+    the file's tokens: the first message's text, the result and the budget."""
+    msgs = _quoted_then_asked(path, tag, code, quoted, quote, asked)
+    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) * num // den
+    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
+    return str(res.messages[0]["content"]), res, budget
+
+
 def test_the_newest_question_outranks_what_earlier_turns_named() -> None:
     # the assistant quoted `step_4`; the user then asks about `step_9`: both kept whole
     # overran the budget, and the history stage then dropped the whole file
@@ -5331,10 +5342,7 @@ def test_a_closure_only_an_earlier_turn_quoted_is_not_sought_in_every_function()
     # (in one, as before); both holders were kept beside the function asked about
     code = _environment_js(8)
     quote = "var dispose = function dispose() {\n  _this._queue.revertUpdate(update);\n};\n"
-    msgs = _quoted_then_asked("env.js", "js", code, "dispose", quote, "helper3")
-    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) // 2
-    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
-    out = res.messages[0]["content"]
+    out, res, budget = _quoted_send("env.js", "js", code, "dispose", quote, "helper3", 1, 2)
     assert "_proto.helper3 = function helper3(a) {\n  return a * 3 + this._n;\n};" in out
     assert "subscription.unsubscribe()" not in out and res.tokens_after <= budget
 
@@ -5393,12 +5401,9 @@ def test_a_c_variable_of_a_struct_type_is_no_definition_of_the_struct() -> None:
         + "    return (uint64_t) info.totalram * info.mem_unit;\n  return 0;\n}\n"
     )
     quote = "uint64_t uv_get_free_memory(void) {\n" + body
-    msgs = _quoted_then_asked(
+    out, res, budget = _quoted_send(
         "sysinfo-memory.c", "c", code, "uv_get_free_memory", quote, "uv_get_total_memory"
     )
-    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) * 4 // 5
-    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
-    out = res.messages[0]["content"]
     assert "    return (uint64_t) info.totalram * info.mem_unit;" in out
     assert res.tokens_after <= budget
 
@@ -5425,10 +5430,7 @@ def test_a_c_compound_literal_of_a_struct_type_is_no_definition_of_the_struct() 
         + export("export_fixed", 2)
     )
     quote = "static void release_array(struct ArrowArray *array) {\n  free(array->buffers);\n"
-    msgs = _quoted_then_asked("Arrow.c", "c", code, "release_array", quote, "export_fixed")
-    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) * 4 // 5
-    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
-    out = res.messages[0]["content"]
+    out, res, budget = _quoted_send("Arrow.c", "c", code, "release_array", quote, "export_fixed")
     assert export("export_fixed", 2).strip() in out
     assert res.tokens_after <= budget
 
@@ -5444,9 +5446,8 @@ def test_a_function_asked_about_stays_focal_when_it_holds_a_closure_quoted_befor
 
     code = holder("first_total", 3) + _fill("python", 10) + holder("second_total", 5)
     quote = "def first_total(items):\n    def check(item):\n        return item > 3\n"
-    msgs = _quoted_then_asked("totals.py", "python", code, "first_total", quote, "second_total")
-    budget = ctxpress.count_tokens(msgs) - ctxpress.count_tokens(code) * 4 // 5
-    res = ctxpress.compress(msgs, budget=budget, stages=["code"])
-    out = res.messages[0]["content"]
+    out, res, budget = _quoted_send(
+        "totals.py", "python", code, "first_total", quote, "second_total"
+    )
     assert "    return sum(kept) * 5" in out
     assert res.tokens_after <= budget
