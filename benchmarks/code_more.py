@@ -146,10 +146,23 @@ battery-status, media-capture, screen-orientation, file-transfer; Go go-mtree,
 go-connections, juju/schema, go-json-rest, atlas-go, bmizerany/assert, yourbasic/graph,
 go-bindata-assetfs, gocpio, tideland/golib and Rust prost-derive, x11-clipboard, thin-slice,
 futf, lazycell, antidote, byte-slice-cast, dotenv, ttrpc, lexiclean.
+Set ``t`` (chosen 2026-12-06, after set s's fixes; Go and Rust drawn at random, a fifth seed):
+Python in chardet, pyserial, redis, passlib, pyOpenSSL, diskcache, trio, tornado, alembic,
+openpyxl, XlsxWriter, pypdf, jedi, hypothesis, mpmath, kombu, python-socketio, dateparser,
+markdown-it-py, typeguard; C in pygame, shapely, pycosat's PicoSAT and the libevent, libcbor,
+mosquitto, microhttpd headers; C++ in numexpr, llvmlite's ffi and the backward-cpp,
+trompeloeil, taocpp json, fast_float, RESTinio headers; JS / TS / TSX / Java in
+@sinclair/typebox, chrono-node, ol, drizzle-orm, mongodb, @noble/hashes, exceljs,
+@apollo/client, ra-core, @uiw/react-codemirror, react-native-ui-datepicker, react-native
+geolocation, camera-roll, touch-id, signature-capture, bluetooth-escpos-printer, appsflyer and
+cordova-plugin advanced-http, local-notification, contacts; Go bytefmt, cview,
+go-external-ip, gofork, cssmin, ace, golang-jwt, go-cty-yaml, goji, go-koofrclient and Rust
+gio-sys, grep-matcher, proc-macro-error-attr, safemem, protoc-rust, y4m, phf_codegen, opener,
+zeroize, liboverdrop.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|s] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|s] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|t] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|t] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -190,6 +203,15 @@ _PY_S = (
     " portalocker huey vine html5lib markdownify ftfy radon vulture filelock validators"
     " tldextract"
 )
+_PY_T = (
+    "chardet pyserial redis passlib pyopenssl diskcache trio tornado alembic openpyxl xlsxwriter"
+    " pypdf jedi hypothesis mpmath kombu python_socketio dateparser markdown_it_py typeguard"
+)
+# (set t: the folders of taocpp json and RESTinio that are theirs, not the PEGTL, itoa,
+# expected-lite, ... they bundle)
+_TAO_JSON = ("binding", "cbor", "contrib", "events", "internal", "jaxn", "msgpack", "ubjson")
+_RESTINIO = ("helpers", "impl", "path2regex", "router", "so5", "sync_chain", "transforms")
+_RESTINIO += ("utils", "websocket")
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -885,6 +907,60 @@ SETS = {
             f"{INC}/fplus/**/*.hpp",
             f"{INC}/plf_colony.h",
             f"{INC}/guid.h",
+        ],
+    },
+    "t": {
+        "PYPI": "chardet-7.7.0 pyserial-3.5 redis-8.1.0 passlib-1.7.4 pyopenssl-26.4.0"
+        " diskcache-5.6.3 trio-0.35.0 tornado-6.6.1 alembic-1.20.1 openpyxl-3.1.5"
+        " xlsxwriter-3.3.1 pypdf-7.1.0 jedi-0.20.1 hypothesis-6.170.15 mpmath-1.4.1 kombu-5.7.0"
+        " python_socketio-5.18.1 dateparser-1.5.0 markdown_it_py-4.3.0 typeguard-4.6.0"
+        " pygame-2.6.1 shapely-2.2.0 pycosat-0.6.6 numexpr-2.14.2 llvmlite-0.50.0",
+        "NPM_PKGS": "@sinclair/typebox@0.34.52 chrono-node@2.10.3 ol@10.11.0 drizzle-orm@0.45.4"
+        " mongodb@7.9.1 @noble/hashes@2.4.0 exceljs@4.4.0 @apollo/client@4.3.8 ra-core@5.15.4"
+        " @uiw/react-codemirror@4.25.12 react-native-ui-datepicker@3.3.0"
+        " @react-native-community/geolocation@3.4.0 @react-native-camera-roll/camera-roll@7.10.2"
+        " react-native-touch-id@4.4.1 react-native-signature-capture@0.4.12"
+        " react-native-bluetooth-escpos-printer@0.0.5 react-native-appsflyer@6.18.0"
+        " cordova-plugin-advanced-http@3.3.1 cordova-plugin-local-notification@1.2.3"
+        " cordova-plugin-contacts@3.0.1",
+        "DEBS": "golang-code.cloudfoundry-bytefmt-dev=0.0~git20190818.854d396-2"
+        " golang-code.rocketnine-tslocum-cview-dev=1.5.4-2"
+        " golang-github-glendc-go-external-ip-dev=0.1.0-2"
+        " golang-github-jcmturner-gofork-dev=1.0.0-4"
+        " golang-github-dchest-cssmin-dev=0.0~git20151210.0.fb8d9b4-4.1"
+        " golang-github-yosssi-ace-dev=0.0.5-3.1 golang-github-golang-jwt-jwt-dev=4.4.3-1"
+        " golang-github-zclconf-go-cty-yaml-dev=1.0.2-3 golang-github-zenazn-goji-dev=1.0.1-2"
+        " golang-github-koofr-go-koofrclient-dev=0.0~git20190724.8e5366d-2"
+        " librust-gio-sys-dev=0.14.0-2 librust-grep-matcher-dev=0.1.5-2"
+        " librust-proc-macro-error-attr-dev=1.0.3-1 librust-safemem-dev=0.3.3-1"
+        " librust-protoc-rust-dev=2.27.1-1+b1 librust-y4m-dev=0.7.0-1+b1"
+        " librust-phf-codegen-dev=0.10.0-2 librust-opener-dev=0.5.0-1+b1"
+        " librust-zeroize-dev=1.5.7-2 librust-liboverdrop-dev=0.0.2-1+b2"
+        " libevent-dev=2.1.12-stable-8+deb12u1 libcbor-dev=0.8.0-2+b1"
+        " libmosquitto-dev=2.0.11-1.2+deb12u2 libmicrohttpd-dev=0.9.75-6"
+        " libbackward-cpp-dev=1.6-1 libtrompeloeil-cpp-dev=43-3"
+        " tao-json-dev=0.0+git20200604.f357d72-2 libfast-float-dev=3.9.0-1"
+        " librestinio-dev=0.6.16-0.2",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_T.split()],
+        "C_GLOBS": [
+            *(f"pypi/pygame*/src_c/{p}" for p in ("*.[ch]", "freetype/*.[ch]", "include/*.h")),
+            "pypi/pygame*/src_c/SDL_gfx/*.[ch]",
+            "pypi/shapely*/src/**/*.[ch]",
+            "pypi/pycosat*/*.[ch]",
+            *(f"{INC}/{p}" for p in ("event2/*.h", "ev*.h", "cbor.h", "cbor/**/*.h")),
+            *(f"{INC}/{p}" for p in ("mosquitto.h", "mqtt_protocol.h", "microhttpd.h")),
+        ],
+        "CPP_GLOBS": [
+            "pypi/numexpr*/numexpr/*.[ch]pp",
+            "pypi/llvmlite*/ffi/*.cpp",
+            "pypi/llvmlite*/ffi/*.h",
+            f"{INC}/backward.hpp",
+            f"{INC}/trompeloeil.hpp",
+            f"{INC}/tao/json/*.hpp",
+            *(f"{INC}/tao/json/{d}/**/*.hpp" for d in _TAO_JSON),
+            f"{INC}/fast_float/*.h",
+            f"{INC}/restinio/*.hpp",
+            *(f"{INC}/restinio/{d}/**/*.hpp" for d in _RESTINIO),
         ],
     },
 }
