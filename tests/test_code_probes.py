@@ -5451,3 +5451,21 @@ def test_a_function_asked_about_stays_focal_when_it_holds_a_closure_quoted_befor
     )
     assert "    return sum(kept) * 5" in out
     assert res.tokens_after <= budget
+
+
+def test_a_minified_bundle_left_as_is_names_no_focal_code() -> None:
+    # code_shapes' two fences: lit-html's style-map.js beside a jotai UMD bundle, whose
+    # calls read as the question's names and made the closures of `render` focal
+    bundle = "".join(f"function z{i}(a){{return util{i % 12}(a)+{i}}}" for i in range(40))
+    module = _fill("js-module") + "export function target(v) {\n  return util2(v) - 1;\n}\n"
+    text = (
+        f"My module:\n\n```js\n{module}```\n\nand the build it runs beside:\n\n"
+        f"```js\n{bundle}\n```\n\nWhy does `target` fail?"
+    )
+    msgs = [{"role": "user", "content": text}]
+    res = ctxpress.compress(msgs, budget=ctxpress.count_tokens(msgs) - 120, stages=["code"])
+    out = res.messages[0]["content"]
+    assert "export function target(v) {\n  return util2(v) - 1;\n}" in out
+    assert "  return a * 2 + 1;" in out  # what `target` calls
+    assert "  return a * 5 + 1;" not in out  # what only the bundle calls
+    assert bundle in out

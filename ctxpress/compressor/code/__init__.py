@@ -116,6 +116,10 @@ class _Block:
         return self.outline.lines
 
 
+# where a block sits: (message, part, start, end) code offsets in the text
+_Span = tuple[int, int | None, int, int]
+
+
 def _first_number(numbers: list[str] | None) -> int:
     return int(numbers[0].strip(" \t→:|")) if numbers else 1
 
@@ -216,12 +220,17 @@ class CodeStage:
     def __init__(self, config: Config) -> None:
         self.config = config
 
-    def _blocks(self, messages: list[Message], ctx: Context) -> tuple[list[_Block], list[_Broken]]:
+    def _blocks(
+        self, messages: list[Message], ctx: Context
+    ) -> tuple[list[_Block], list[_Broken], list[_Span]]:
+        """The blocks to trim, the unparseable sources to excerpt, and the minified code
+        left as is (no prose: a bundle's thousands of words name no focal symbol)."""
         min_tokens = self.config.code_min_tokens
         last_user = last_user_index(messages)
         paths = _tool_paths(messages)
         blocks: list[_Block] = []
         broken: list[_Broken] = []
+        minified: list[_Span] = []
         for i, msg in enumerate(messages):
             if msg.get("role") in SYSTEM_ROLES:
                 continue  # protected: the same bytes on every request keep the prefix cached
@@ -247,7 +256,7 @@ class CodeStage:
                     if lang is None and filename:
                         lang = from_filename(filename)
                     self._add(
-                        (blocks, broken),
+                        (blocks, broken, minified),
                         ctx,
                         i,
                         part,
@@ -264,12 +273,12 @@ class CodeStage:
                     lang = from_filename(path) if path else None
                     start, end = listing_span(text) or (0, len(text))
                     args = (i, part, start, end, text[start:end], lang, path, min_tokens)
-                    self._add((blocks, broken), ctx, *args, explicit=False)
-        return blocks, broken
+                    self._add((blocks, broken, minified), ctx, *args, explicit=False)
+        return blocks, broken, minified
 
     def _add(
         self,
-        into: tuple[list[_Block], list[_Broken]],
+        into: tuple[list[_Block], list[_Broken], list[_Span]],
         ctx: Context,
         i: int,
         part: int | None,
@@ -304,6 +313,7 @@ class CodeStage:
             and len(_LITERAL.sub('""', max(rows, key=len))) > _MINIFIED
         ):
             ctx.note(f"m{i}: {lang or 'code'} block left as is (minified: lines are kept whole)")
+            into[2].append((i, part, start, end))
             return
         failed: dict[str, Tree] = {}
         found = detect(code, lang, failed)
@@ -353,7 +363,7 @@ class CodeStage:
     def run(self, messages: list[Message], ctx: Context) -> list[Message]:
         if ctx.budget is None or not ctx.over_budget(messages):
             return messages
-        blocks, broken = self._blocks(messages, ctx)
+        blocks, broken, minified = self._blocks(messages, ctx)
         if not blocks and not broken:
             return messages
         prose_parts: list[str] = []
@@ -361,6 +371,8 @@ class CodeStage:
         block_spans = {(b.msg, b.part): [] for b in blocks}  # type: dict[tuple[int, int | None], list[tuple[int, int]]]
         for b in blocks:
             block_spans[(b.msg, b.part)].append((b.start, b.end))
+        for i, part, start, end in minified:
+            block_spans.setdefault((i, part), []).append((start, end))
         for i, msg in enumerate(messages):
             text = message_text(msg)
             if any(k[0] == i for k in block_spans):
