@@ -5469,3 +5469,22 @@ def test_a_minified_bundle_left_as_is_names_no_focal_code() -> None:
     assert "  return a * 2 + 1;" in out  # what `target` calls
     assert "  return a * 5 + 1;" not in out  # what only the bundle calls
     assert bundle in out
+
+
+def test_a_function_a_block_s_head_holds_gives_way_to_the_member_asked_about() -> None:
+    # apollo's addTypenameToDocument = Object.assign(function (doc) { … }, { added(…) {…} }):
+    # opened around `added`, the first argument's 40 rows were kept whole as its head
+    steps = "".join(f"        const s{k} = step{k}(node, {k});\n" for k in range(30))
+    code = (
+        _fill("js-module", 6)
+        + "export const addTypename = Object.assign(function (doc) {\n"
+        + "    return visit(doc, (node) => {\n"
+        + steps
+        + "        return s29;\n    });\n}, {\n"
+        + "    added(field) {\n        return field === TYPENAME;\n    },\n});\n"
+    )
+    out, res = _send("Why does `added` return the wrong value?", "js", code, 0.3)
+    assert "    added(field) {\n        return field === TYPENAME;\n    }," in out
+    assert "const s7 = step7" not in out
+    assert clean_parse("javascript", out.encode()) is not None
+    assert not res.over_budget

@@ -133,7 +133,7 @@ class _Costs:
             rows.difference_update(head)
             lines = self.o.lines
             n = sum(self.tok(r, r) for r in rows if lines[r].strip()) + self.marker
-            n += self.marker if head else 0
+            n += self.marker * sum(r - 1 not in head for r in head)  # one per run
             self._struct[u] = n
         return n
 
@@ -690,28 +690,33 @@ def _open_parameters(
 
 
 def _wrapper_head(outline: Outline, u: Unit) -> frozenset[int]:
-    """The inner rows of a JS module wrapper's head, `(function (global, factory) { … })(this,
-    function (module, exports) {`, for a wrapper opened around its factory's code: a UMD
-    loader's branches, which no code in the factory calls, give way to an elision."""
-    if outline.lang not in ("javascript", "typescript") or outline.tree is None:
+    """The inner rows of the functions a JS / TS block's head holds whole before the
+    members it opens: a UMD loader, `(function (global, factory) { … })(this, function
+    (module, exports) {`, or `Object.assign(function (doc) { … }, {` opened around the
+    object's methods. No member of the block calls them: each gives way to an elision."""
+    if outline.lang not in ("javascript", "typescript", "tsx") or outline.tree is None:
         return frozenset()
     if u.kind != "block" or u.head_end - u.start < _LONG_PARAMETERS:
         return frozenset()
-    node = _started_on(outline, u.start, frozenset({"call_expression"}))
-    callee = node.child_by_field_name("function") if node is not None else None
-    while callee is not None and callee.type == "parenthesized_expression":
-        callee = callee.named_children[0] if callee.named_child_count else None
-    if callee is None or callee.type not in ("function_expression", "function"):
-        return frozenset()
-    body = callee.child_by_field_name("body")
-    if body is None:
-        return frozenset()
-    first, last = body.start_point[0] + 1, body.end_point[0] - 1
-    if first <= u.start or last >= u.head_end or last - first + 1 < _WRAPPER_ROWS:
-        return frozenset()
-    return frozenset(range(first, last + 1))
+    top = node_at(outline, u.start)
+    while top is not None and top.parent is not None and top.parent.start_point[0] == u.start:
+        top = top.parent
+    rows: set[int] = set()
+    stack = [top] if top is not None else []
+    while stack:
+        node = stack.pop()
+        body = node.child_by_field_name("body") if node.type in _HEAD_FUNCTIONS else None
+        if body is not None and body.type == "statement_block":
+            first, last = body.start_point[0] + 1, body.end_point[0] - 1
+            if u.start < first and last < u.head_end and last - first + 1 >= _WRAPPER_ROWS:
+                rows.update(range(first, last + 1))
+                continue
+        stack.extend(c for c in node.named_children if c.start_point[0] < u.head_end)
+    return frozenset(rows)
 
 
+# the functions a head may hold (a callee, an argument before the object opened)
+_HEAD_FUNCTIONS = frozenset({"function_expression", "function", "arrow_function"})
 # a wrapper's head this long (inner rows) gives way to an elision
 _WRAPPER_ROWS = 3
 
