@@ -5488,3 +5488,19 @@ def test_a_function_a_block_s_head_holds_gives_way_to_the_member_asked_about() -
     assert "const s7 = step7" not in out
     assert clean_parse("javascript", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_untagged_c_of_a_header_s_types_is_read_as_c() -> None:
+    # pygame's scrap_mac.c: `static PyObject *` over each name, no #include, no C type
+    def method(name: str) -> str:
+        return (
+            f"static PyObject *\n_scrap_{name}(PyObject *self, PyObject *args)\n{{\n"
+            f'    return mac_scrap_call("Scrap{name}", args);\n}}\n\n'
+        )
+
+    code = "".join(method(n) for n in ("init", "get", "put", "lost", "types", "contains"))
+    code += "".join(method(f"mode{k}") for k in range(8))
+    out, res = _send("Why does `_scrap_contains` return the wrong value?", "", code, 0.3)
+    assert method("contains").strip() in out
+    assert "ScrapLost" not in out
+    assert not res.over_budget

@@ -314,7 +314,10 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
             # list's `(` maybe on the next line
             r"|^(static |inline |extern |const |unsigned |signed )*(void|char|short|int|long"
             r"|float|double|bool|size_t|ssize_t|u?int(8|16|32|64)_t|struct \w+)"
-            r"([ *]+|[ *]*\n\**)\w+[ \t]*\n?[ \t]*\(",
+            r"([ *]+|[ *]*\n\**)\w+[ \t]*\n?[ \t]*\("
+            # or of a type a header names, behind a storage class (`static PyObject *`)
+            r"|^(static |inline |extern )+(const )?[A-Za-z_]\w*([ *]+|[ *]*\n\**)\w+[ \t]*\n?"
+            r"[ \t]*\(",
             re.M,
         ),
     ),
