@@ -5504,3 +5504,36 @@ def test_untagged_c_of_a_header_s_types_is_read_as_c() -> None:
     assert method("contains").strip() in out
     assert "ScrapLost" not in out
     assert not res.over_budget
+
+
+@pytest.mark.parametrize(
+    ("tag", "value", "end", "use"),
+    [
+        ("js", "var matchers = function () {\n", "}();\n", "function parse(color) {\n"),
+        ("go", "var matchers = func() map[string]int {\n", "}()\n", "func parse(color string) {\n"),
+    ],
+)
+def test_a_value_a_function_computes_as_it_is_called_collapses(
+    tag: str, value: str, end: str, use: str
+) -> None:
+    # tinycolor2's `var matchers = function () { … return { rgb: …, … }; }();`, read by
+    # `stringInputToObject`: kept whole where the name is used, 288 tokens over at 10 %
+    rows = "".join(f'    unit{k} := "[-\\\\+]?\\\\d+%?{k}"\n' for k in range(25))
+    body = rows if tag == "go" else rows.replace(":=", "=").replace("    unit", "    var unit")
+    code = (
+        (_fill("go", 8) if tag == "go" else _fill("js-module", 8))
+        + value
+        + body
+        + ("    return nil\n" if tag == "go" else "    return {};\n")
+        + end
+        + "\n"
+        + use
+        + "    matchers[color]\n}\n"
+    )
+    if tag == "go":
+        code = "package colors\n\n" + code
+    out, res = _send("Why does `parse` return the wrong value?", tag, code, 0.35)
+    assert value + "    // …\n" + end in out
+    assert "unit7" not in out
+    assert use + "    matchers[color]\n}" in out
+    assert not res.over_budget

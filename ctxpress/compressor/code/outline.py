@@ -607,6 +607,8 @@ def _suffix(lines: list[str], row: int, col: int) -> str:
 # and Python strings, their content elided), and the fields leading to one.
 _CLOSE = {"{": "}", "[": "]", "(": ")", "`": "`", "string_start": "string_end"}
 _VALUE_FIELDS = frozenset({"right", "value", "arguments", "declarator", "declaration"})
+# Function literals a value may call as it is computed (`func() T {…}()`, `[] {…}()`)
+_LAMBDAS = frozenset({"func_literal", "lambda_expression"})
 
 # Go: the import whose leading comment is the cgo preamble (C code, not documentation).
 _CGO_IMPORT = re.compile(r'import\s+"C"\s*$')
@@ -944,6 +946,13 @@ class _Builder:
                         nxt.append(c)  # Go: `T{` … `}`
                     elif fname == "operand" and n.type == "unary_expression":
                         nxt.append(c)  # Go: `&T{` … `}`
+                    elif not self.spec.python and (
+                        (fname == "function" and n.type == "call_expression")
+                        or (fname == "body" and n.type in self.spec.functions | _LAMBDAS)
+                    ):
+                        # the value a function computes as it is called: `var matchers =
+                        # function () {` … `}();` (an IIFE), Go's `var x = func() T {` … `}()`
+                        nxt.append(c)
             todo = nxt
 
     def union_body(self, unit: Unit, core: Any) -> None:
