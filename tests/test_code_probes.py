@@ -5537,3 +5537,31 @@ def test_a_value_a_function_computes_as_it_is_called_collapses(
     assert "unit7" not in out
     assert use + "    matchers[color]\n}" in out
     assert not res.over_budget
+
+
+@pytest.mark.parametrize("tag", ["go", "js"])
+def test_a_long_string_with_text_on_its_first_row_gives_way_inside(tag: str) -> None:
+    # cview's demo `Table` reads seven `const tableBasic = \`[green]func…` constants, text
+    # from the backquote on: kept whole, 2,131 tokens over at 50 %
+    rows = "".join(f"10/{k}/2018|West|Thompson|Binder|57|19.99|1,139.43\n" for k in range(60))
+    text = "`OrderDate|Region|Rep|Item|Units\n" + rows + "12/21/2018|Central|Andrews|139.72`"
+    if tag == "go":
+        code = f"package demo\n\nconst tableData = {text}\n\n" + _fill("go", 20)
+        code += "func Table() string {\n\treturn tableData\n}\n"
+    else:
+        code = f"const tableData = {text};\n\n" + _fill("js-module", 20)
+        code += "export function Table() {\n  return tableData;\n}\n"
+    out, res = _send("Why does `Table` return the wrong value?", tag, code, 0.3)
+    assert "tableData = `OrderDate|Region|Rep|Item|Units\n// …\n12/21/2018|Central" in out
+    assert not res.over_budget
+    assert clean_parse("go" if tag == "go" else "javascript", out.encode()) is not None
+
+
+def test_a_template_substitution_across_the_rows_kept_is_not_cut() -> None:
+    # eliding the rows between would join the first `${…}` to the last one
+    rows = "".join(f"  row {k} of the usage text\n" for k in range(60))
+    code = f"const usage = `Usage: ${{name(\n  1)}} [options]\n{rows}  end of text ${{(\n  2)}}`;\n\n"
+    code += _fill("js-module", 20) + "export function help() {\n  return usage;\n}\n"
+    out, _ = _send("Why does `help` return the wrong value?", "js", code, 0.3)
+    assert clean_parse("javascript", out.encode()) is not None
+    assert "const usage = `Usage: ${name(\n  1)} [options]\n" in out  # not `name(` … `2)`

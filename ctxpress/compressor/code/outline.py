@@ -598,6 +598,16 @@ def _prefix(lines: list[str], row: int, col: int) -> str:
     return line[:col] if line.isascii() else line.encode()[:col].decode("utf-8", "replace")
 
 
+def _split_substitution(string: Any, first: int, last: int) -> bool:
+    """Whether a `${…}` / `{…}` of ``string`` runs from row ``first`` or into row ``last``:
+    eliding the rows between would cut it."""
+    return any(
+        c.start_point[0] <= first < end_row(c) or c.start_point[0] < last <= end_row(c)
+        for c in string.named_children
+        if c.type in ("template_substitution", "interpolation")
+    )
+
+
 def _suffix(lines: list[str], row: int, col: int) -> str:
     line = lines[row]
     return line[col:] if line.isascii() else line.encode()[col:].decode("utf-8", "replace")
@@ -606,6 +616,8 @@ def _suffix(lines: list[str], row: int, col: int) -> str:
 # Delimiters a collapsible value opens and closes (brackets; multi-line JS template literals
 # and Python strings, their content elided), and the fields leading to one.
 _CLOSE = {"{": "}", "[": "]", "(": ")", "`": "`", "string_start": "string_end"}
+# (of those, a string's: `const help = \`Usage: …` … `… --verbose\``, text on both rows)
+_QUOTES = frozenset({"`", "string_start"})
 _VALUE_FIELDS = frozenset({"right", "value", "arguments", "declarator", "declaration"})
 # Function literals a value may call as it is computed (`func() T {…}()`, `[] {…}()`)
 _LAMBDAS = frozenset({"func_literal", "lambda_expression"})
@@ -925,12 +937,14 @@ class _Builder:
                     a, b = kids[0], kids[-1]
                     open_row, close_row = a.start_point[0], b.start_point[0]
                     after = _suffix(lines, open_row, a.end_point[1]).strip()
+                    # a string's rows keep their text: only its inner rows give way
+                    text = a.type in _QUOTES and not _split_substitution(n, open_row, close_row)
                     if (
                         unit.start <= open_row
                         and close_row > open_row + 1
                         and close_row <= unit.last
-                        and (not after or after.startswith(("//", "/*", "#")))
-                        and not _prefix(lines, close_row, b.start_point[1]).strip()
+                        and (not after or after.startswith(("//", "/*", "#")) or text)
+                        and (not _prefix(lines, close_row, b.start_point[1]).strip() or text)
                     ):
                         head = IDENT.findall("\n".join(lines[unit.start : open_row + 1]))
                         if not set(unit.defs) - set(head):
