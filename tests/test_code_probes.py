@@ -5560,7 +5560,8 @@ def test_a_long_string_with_text_on_its_first_row_gives_way_inside(tag: str) -> 
 def test_a_template_substitution_across_the_rows_kept_is_not_cut() -> None:
     # eliding the rows between would join the first `${…}` to the last one
     rows = "".join(f"  row {k} of the usage text\n" for k in range(60))
-    code = f"const usage = `Usage: ${{name(\n  1)}} [options]\n{rows}  end of text ${{(\n  2)}}`;\n\n"
+    code = f"const usage = `Usage: ${{name(\n  1)}} [options]\n{rows}"
+    code += "  end of text ${(\n  2)}`;\n\n"
     code += _fill("js-module", 20) + "export function help() {\n  return usage;\n}\n"
     out, _ = _send("Why does `help` return the wrong value?", "js", code, 0.3)
     assert clean_parse("javascript", out.encode()) is not None
