@@ -964,8 +964,9 @@ class _Builder:
                         (fname == "function" and n.type == "call_expression")
                         or (fname == "body" and n.type in self.spec.functions | _LAMBDAS)
                     ):
-                        # the value a function computes as it is called: `var matchers =
-                        # function () {` … `}();` (an IIFE), Go's `var x = func() T {` … `}()`
+                        # a function the value is or computes as it is called: `var matchers =
+                        # function () {` … `}();` (an IIFE), Go's `var x = func() T {` … `}()`,
+                        # `var __rest = (this && this.__rest) || function (s, e) {` … `};`
                         nxt.append(c)
             todo = nxt
 
