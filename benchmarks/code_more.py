@@ -159,10 +159,22 @@ cordova-plugin advanced-http, local-notification, contacts; Go bytefmt, cview,
 go-external-ip, gofork, cssmin, ace, golang-jwt, go-cty-yaml, goji, go-koofrclient and Rust
 gio-sys, grep-matcher, proc-macro-error-attr, safemem, protoc-rust, y4m, phf_codegen, opener,
 zeroize, liboverdrop.
+Set ``u`` (chosen 2026-12-06, after set t's fixes; Go and Rust drawn at random, a sixth seed):
+Python in bottle, waitress, cherrypy, uvicorn, sanic, fire, argcomplete, nox, petl, pymysql,
+agate, textx, xmlschema, aiofiles, aiosqlite, aiostream, freezegun, pyfakefs, factory_boy, vcrpy;
+C in gmpy2, mod_wsgi, guppy3 and the Concurrency Kit, liburcu headers; C++ in gemmi, onnx and the
+dtl, vspline, kdtree++, biosoup headers; JS / TS / TSX / Java in fast-xml-parser, peggy, mithril,
+@apollo/server, redux-persist, proj4, csv-parse, @visx/shape, @rnmapbox/maps,
+@sentry/react-native, @react-native-firebase/messaging, mixpanel-react-native, react-native
+drawer-layout, toast-notifications, razorpay, rsa-native and cordova-plugin googlemaps,
+ble-central, cordova-sqlite-storage; Go packngo, logrus-logstash-hook, ndp, gluare,
+go-openapi/strfmt, gofight, notificator, cupcake/rdb, smallstep/cli, pion/datachannel and Rust
+utf8parse, clircle, simplelog, isahc, base-x, ab_glyph_rasterizer, educe, wayland-egl,
+servo-fontconfig-sys, pin-project.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|t] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|t] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|u] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|u] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -212,6 +224,10 @@ _PY_T = (
 _TAO_JSON = ("binding", "cbor", "contrib", "events", "internal", "jaxn", "msgpack", "ubjson")
 _RESTINIO = ("helpers", "impl", "path2regex", "router", "so5", "sync_chain", "transforms")
 _RESTINIO += ("utils", "websocket")
+_PY_U = (
+    "bottle waitress cherrypy uvicorn sanic fire argcomplete nox petl pymysql agate textx"
+    " xmlschema aiofiles aiosqlite aiostream freezegun pyfakefs factory_boy vcrpy"
+)
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -961,6 +977,55 @@ SETS = {
             f"{INC}/fast_float/*.h",
             f"{INC}/restinio/*.hpp",
             *(f"{INC}/restinio/{d}/**/*.hpp" for d in _RESTINIO),
+        ],
+    },
+    "u": {
+        "PYPI": "bottle-0.13.5 waitress-3.0.2 cherrypy-18.10.0 uvicorn-0.55.0 sanic-25.12.1"
+        " fire-0.7.1 argcomplete-3.7.2 nox-2026.10.20 petl-1.7.30 pymysql-1.2.4 agate-1.14.2"
+        " textx-4.4.0 xmlschema-4.3.2 aiofiles-25.1.0 aiosqlite-0.22.1 aiostream-0.8.1"
+        " freezegun-1.5.5 pyfakefs-6.3.2 factory_boy-3.3.3 vcrpy-9.4.2 gmpy2-2.3.2"
+        " mod_wsgi-6.1.1 guppy3-3.1.7 gemmi-0.7.5 onnx-1.23.2",
+        "NPM_PKGS": "fast-xml-parser@5.12.1 peggy@5.1.0 mithril@2.3.8 @apollo/server@5.5.1"
+        " redux-persist@6.0.0 proj4@2.22.0 csv-parse@7.0.3 @visx/shape@4.0.0"
+        " react-native-drawer-layout@4.2.13 react-native-toast-notifications@3.4.0"
+        " @rnmapbox/maps@10.3.5 @sentry/react-native@8.28.0"
+        " @react-native-firebase/messaging@26.4.0 react-native-razorpay@3.0.0"
+        " react-native-rsa-native@2.0.5 mixpanel-react-native@3.8.0"
+        " cordova-plugin-googlemaps@2.7.1 cordova-plugin-ble-central@2.0.0"
+        " cordova-sqlite-storage@7.0.0",
+        "DEBS": "golang-github-packethost-packngo-dev=0.2.0-3"
+        " golang-github-bshuster-repo-logrus-logstash-hook-dev=0.4.1-2"
+        " golang-github-mdlayher-ndp-dev=1.0.0-1"
+        " golang-github-yuin-gluare-dev=0.0~git20170607.d7c94f1-2"
+        " golang-github-go-openapi-strfmt-dev=0.21.2-1 golang-github-appleboy-gofight-dev=2.1.2-3"
+        " golang-github-0xax-notificator-dev=0.0~git20210731.c42e3d4-1.1"
+        " golang-github-cupcake-rdb-dev=0.0~git20161107.0.43ba341-12"
+        " golang-github-smallstep-cli-dev=0.15.16+ds-3 golang-github-pion-datachannel-dev=1.5.5-1"
+        " librust-utf8parse-dev=0.2.0-1 librust-clircle-dev=0.3.0-1+b2"
+        " librust-simplelog-dev=0.12.0-2 librust-isahc-dev=1.7.2+ds-20"
+        " librust-base-x-dev=0.2.3-1+b1 librust-ab-glyph-rasterizer-dev=0.1.7-1+b1"
+        " librust-educe-dev=0.4.19-2 librust-wayland-egl-dev=0.29.4-1+b1"
+        " librust-servo-fontconfig-sys-dev=5.1.0-2 librust-pin-project-dev=1.0.10-1"
+        " libck-dev=0.7.1-10 liburcu-dev=0.13.2-1 libdtl-dev=1.20-1 vspline-dev=1.0.2-1"
+        " libkdtree++-dev=0.7.1+git20101123-6 libbiosoup-dev=0.10.0-4",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_U.split()],
+        "C_GLOBS": [
+            "pypi/gmpy2*/src/*.[ch]",
+            "pypi/mod_wsgi*/src/server/*.[ch]",
+            "pypi/guppy3*/src/**/*.[ch]",
+            *(f"{INC}/{p}" for p in ("ck_*.h", "gcc/**/ck_*.h", "spinlock/*.h")),
+            f"{INC}/x86_64-linux-gnu/urcu*.h",
+            f"{INC}/x86_64-linux-gnu/urcu/**/*.h",
+        ],
+        "CPP_GLOBS": [
+            "pypi/gemmi*/include/gemmi/*.hpp",
+            "pypi/gemmi*/src/*.cpp",
+            "pypi/onnx*/onnx/**/*.cc",
+            "pypi/onnx*/onnx/**/*.h",
+            f"{INC}/dtl/*.hpp",
+            f"{INC}/vspline/**/*.h",
+            f"{INC}/kdtree++/*.hpp",
+            f"{INC}/biosoup/*.hpp",
         ],
     },
 }
