@@ -4161,6 +4161,149 @@ def test_a_go_var_group_is_cut_to_the_specs_the_function_reads() -> None:
     assert ("\tKind49\n" in out) == ("\tFirst byte = iota\n\tKind0\n" in out)
 
 
+def test_a_rust_anonymous_const_scope_opens_around_the_method_asked_about() -> None:
+    # pin-project's expanded tests (what `cargo expand` prints for a derive): the `impl`s
+    # sit in a `const _: () = {` … `};` scope, read as one statement; the method asked
+    # about was not found and a map was sent. The lint switches over each item (thirteen
+    # `#[allow(…)]` rows) are leading comments: they give way where the item is not whole
+    lints = "".join(f"#[allow(clippy::lint_{i})]\n" for i in range(13))
+    steps = "".join(f"            let step{i} = {i};\n" for i in range(30))
+    code = (
+        "use pin_project::pin_project;\n\n"
+        + lints
+        + "enum EnumProj<'pin, T> {\n    Tuple(Pin<&'pin mut T>),\n    Unit,\n}\n\n"
+        + _fill("rust", 4)
+        + lints
+        + "const _: () = {\n    extern crate pin_project as _pin_project;\n"
+        "    impl<T> Enum<T> {\n"
+        "        fn project<'pin>(self: Pin<&'pin mut Self>) -> EnumProj<'pin, T> {\n"
+        "            match self.get_unchecked_mut() {\n"
+        "                Self::Tuple(x) => EnumProj::Tuple(Pin::new_unchecked(x)),\n"
+        "                Self::Unit => EnumProj::Unit,\n            }\n        }\n"
+        "        fn project_replace(self) -> u32 {\n" + steps + "            0\n        }\n"
+        "    }\n};\n"
+    )
+    out, res = _send("Why does `project` return the wrong variant?", "rust", code, 0.3)
+    assert "                Self::Unit => EnumProj::Unit," in out
+    assert "const _: () = {\n" in out and out.rstrip().endswith("};")
+    assert "let step20" not in out and "#[allow(" not in out
+    assert "enum EnumProj<'pin, T> {" in out
+    assert clean_parse("rust", out.encode()) is not None
+    assert not res.over_budget
+    # whole where it fits: its lint switches with it
+    out, _ = _send("Why does `project` return the wrong variant?", "rust", code, 0.97)
+    assert lints + "const _: () = {\n" in out
+
+
+@pytest.mark.parametrize("typ", ["", ": Listener<TContext>['willResolveField']"])
+def test_a_closure_whose_function_starts_on_the_row_after_its_name_is_found(typ: str) -> None:
+    # apollo-server's requestPipeline.ts: `const invokeWillResolveField: Listener['…'] =` /
+    # `(...args) =>` inside `processGraphQLRequest`, asked about: no function was read on
+    # the name's row, and a map without it was sent at every budget
+    body = "".join(f"  const v{i} = compute{i}(x);\n" for i in range(30))
+    code = (
+        "export async function processRequest(x: number) {\n" + body + "  if (x) {\n"
+        f"    const invokeWillResolveField{typ} =\n"
+        "      (...args) =>\n        dispatch(listeners, (l) => l.willResolveField?.(...args));\n"
+        "    define(ctx, { value: invokeWillResolveField });\n  }\n  return v0;\n}\n"
+        + _fill("ts", 4)
+    )
+    out, res = _send("Why does `invokeWillResolveField` drop its arguments?", "ts", code, 0.3)
+    assert "        dispatch(listeners, (l) => l.willResolveField?.(...args));" in out
+    assert "const v20" not in out
+    assert clean_parse("typescript", out.encode()) is not None
+    assert not res.over_budget
+    # a value computed over two rows is no function: nothing is cut around it
+    code = code.replace("      (...args) =>\n", "      total +\n")
+    out, _ = _send("Why does `invokeWillResolveField` drop its arguments?", "ts", code, 0.3)
+    assert "total +" not in out
+
+
+@pytest.mark.parametrize("name", ["_runNativeMethod", "_runPending"])
+def test_a_mixin_class_a_function_returns_opens_around_the_method_asked_about(name: str) -> None:
+    # @rnmapbox/maps' NativeBridgeComponent.tsx: `const C = <P,>(Base: B) =>` / `class
+    # extends Base { … }`, its generic methods asked about: neither the method heads
+    # (`_runNativeMethod<R, T = Arg>(` over rows, `async _runPending<R>(ref: R) {`) nor the
+    # class a function returns were read, and a map without them was sent
+    fields = "".join(f"    _field{i}: number = {i};\n" for i in range(20))
+    code = (
+        "import React from 'react';\n\n"
+        "const Bridge = <Props extends object>(Base: Ctor<Props>, module: Module) =>\n"
+        "  class extends Base {\n" + fields + "    async _runPending<RefType>(ref: RefType) {\n"
+        "      const res = await this._runNativeMethod('name', ref, []);\n"
+        "      return res;\n    }\n\n"
+        "    _runNativeMethod<RefType, ReturnType = Arg>(\n      methodName: string,\n"
+        "      ref: RefType | undefined,\n    ): Promise<ReturnType> {\n"
+        "      return run(module, methodName, ref);\n    }\n  };\n\n"
+        + _fill("ts", 4)
+        + "export default Bridge;\n"
+    )
+    out, res = _send(f"Why does `{name}` return the wrong value?", "tsx", code, 0.4)
+    line = {"_runNativeMethod": "      return run(module, methodName, ref);"}
+    assert line.get(name, "      const res = await this._runNativeMethod('name', ref, []);") in out
+    assert "  class extends Base {\n" in out and "_field10" not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_cpp_typedef_struct_with_methods_opens_around_the_method_asked_about() -> None:
+    # dtl's variables.hpp: `typedef struct eleminfo { … bool operator==(…) const { … } }
+    # elemInfo;` was one statement: the operator asked about was not found, a map was sent
+    fields = "".join(f"        long long field{i};  // field {i}\n" for i in range(24))
+    code = (
+        "namespace dtl {\n    typedef int edit_t;\n\n    typedef struct eleminfo {\n"
+        + fields
+        + "        bool operator==(const eleminfo& other) const {\n"
+        "            return this->field3 == other.field3;\n        }\n    } elemInfo;\n\n"
+        + _fill("cpp", 4)
+        + "}\n"
+    )
+    out, res = _send("Why does `operator==` return the wrong value?", "cpp", code, 0.2)
+    assert "            return this->field3 == other.field3;" in out
+    assert "    typedef struct eleminfo {\n" in out and "    } elemInfo;" in out
+    assert "field20;" not in out
+    assert clean_parse("cpp", out.encode()) is not None
+    assert not res.over_budget
+
+
+@pytest.mark.parametrize("tag", ["js", "go"])
+def test_a_cut_around_a_closure_leaves_out_every_block_of_an_else_if_chain(tag: str) -> None:
+    # redux-persist's persistReducer.js: `_rehydrate` defined in the `PERSIST` branch of
+    # `if (…) { … } else if (…) { … } else if …`; the `else if` blocks were kept whole
+    # (only an `else` block gave way), 476 tokens over at 10 %
+    def block(k: int) -> str:
+        if tag == "go":
+            return "".join(f"\t\t\tstate{k}_{i} := reduce{k}(state, {i})\n" for i in range(8))
+        return "".join(f"      const state{k}_{i} = reduce{k}(state, {i});\n" for i in range(8))
+
+    if tag == "go":
+        chain = "".join(f"\t\t}} else if action == {k} {{\n" + block(k) for k in range(1, 5))
+        code = (
+            "package persist\n\nfunc Reducer(config Config) func(int) int {\n"
+            "\treturn func(action int) int {\n\t\tif action == 0 {\n"
+            "\t\t\trehydrate := func(payload int) int {\n\t\t\t\treturn payload + config.Key\n"
+            "\t\t\t}\n\t\t\trehydrate(action)\n" + chain + "\t\t}\n\t\treturn action\n\t}\n}\n\n"
+        )
+    else:
+        chain = "".join(
+            f"    }} else if (action.type === {k}) {{\n" + block(k) for k in range(1, 5)
+        )
+        code = (
+            "export default function persistReducer(config) {\n"
+            "  return function (state, action) {\n    if (action.type === 0) {\n"
+            "      var rehydrate = function rehydrate(payload) {\n"
+            "        return payload + config.key;\n      };\n      rehydrate(state);\n"
+            + chain
+            + "    }\n    return state;\n  };\n}\n\n"
+        )
+    code += _fill({"js": "js-module"}.get(tag, tag), 4)
+    out, res = _send("Why does `rehydrate` return the wrong value?", tag, code, 0.3)
+    assert "return payload + config" in out
+    assert "else if" in out and "state3_5" not in out and "state1_0" not in out
+    assert clean_parse({"js": "javascript"}.get(tag, tag), out.encode()) is not None
+    assert not res.over_budget
+
+
 def test_a_rust_backtrace_frame_names_its_function_not_its_module_path() -> None:
     # `1: quick_check::is_nfkd` in unicode-normalization's quick_check.rs: the module's
     # name read as a name asked about kept the file's own 300-token `fn quick_check` whole
@@ -4263,6 +4406,35 @@ def test_a_go_iota_group_keeps_its_specs_up_to_the_last_one_named() -> None:
     code += 'func Check() string {\n\treturn "^" + SemverRaw + "$"\n}\n'
     out, res = _send("Why does `Check` return the wrong value?", "go", code, 0.3)
     assert raw in out and "Other20" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_go_group_spec_holding_a_long_raw_string_keeps_its_first_and_last_rows() -> None:
+    # go-connections' config_test.go: `const ( … rootCert = `-----BEGIN …` over forty
+    # rows … )`, read by the test asked about, was kept whole, 325 tokens over
+    row = "zCCAYOgAwIBAgIJAKtPu9jcvbx9MA0GCSqGSIb3DQEBCwUAMBIxEDAO\n"
+    body = "".join(f"MIIC{i:02d}{row}" for i in range(40))
+    cert = "\trootCert = `-----BEGIN CERTIFICATE-----\n" + body + "-----END CERTIFICATE-----`\n"
+    others = "".join(f'\tOther{i} = "{i}"\n' for i in range(10))
+    code = "package tlsconfig\n\nconst (\n" + cert + others + ")\n\n" + _fill("go", 4)
+    code += "func TestRoots(t *testing.T) {\n\tpool := parse(rootCert)\n\tt.Log(pool)\n}\n"
+    out, res = _send("Why does `TestRoots` fail?", "go", code, 0.25)
+    assert "\trootCert = `-----BEGIN CERTIFICATE-----\n" in out
+    assert "\n-----END CERTIFICATE-----`\n" in out and "MIIC20" not in out
+    assert "\tpool := parse(rootCert)\n" in out and "Other5" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+    # with room, the certificate stays whole
+    out, _ = _send("Why does `TestRoots` fail?", "go", code, 0.95)
+    assert cert in out
+    # smallstep's inspect_test.go: `var pemData = []byte(\`-----BEGIN …` … `\`)`, a
+    # conversion around the string, was kept whole (and the file left as is), 537 over
+    cert = "var rootCert = []byte(`-----BEGIN CERTIFICATE-----\n" + body + "`)\n\n"
+    code = "package tlsconfig\n\n" + cert + _fill("go", 4) + code.split(")\n\n", 1)[1]
+    out, res = _send("Why does `TestRoots` fail?", "go", code, 0.25)
+    assert "var rootCert = []byte(`-----BEGIN CERTIFICATE-----\n" in out
+    assert "\n`)\n" in out and "MIIC20" not in out
     assert clean_parse("go", out.encode()) is not None
     assert not res.over_budget
 

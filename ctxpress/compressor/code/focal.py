@@ -566,7 +566,7 @@ def _nested_definitions(outline: Outline, focus: Focus) -> dict[Unit, list[int]]
     if not unmatched:
         return {}
     out: dict[Unit, list[int]] = {}
-    for pattern in (_NESTED_DEF, _WRAPPED_DEF):
+    for pattern in (_NESTED_DEF, _WRAPPED_DEF, _METHOD_HEAD):
         for name, found in _defining_rows(outline, pattern, unmatched).items():
             # (a type member `start: () => void` is no definition: it is in no function; in
             # Java, a field's anonymous class holds methods: the field is around them)
@@ -590,9 +590,32 @@ def _defining_rows(outline: Outline, pattern: str, names: frozenset[str]) -> dic
     where: dict[str, list[int]] = {}
     for r, line in enumerate(outline.lines):
         for m in inner.finditer(code_row(outline, r)) if inner.search(line) else ():
+            if m.group().endswith("=") and not _function_next(outline, r):
+                continue  # `const total =` / `items.length;`: a value, not a function
+            if pattern is _METHOD_HEAD and not _method_on(outline, r):
+                continue  # `run<T>(` / `…` / `);`: a call
             if not _typed_parameter(outline, r, m):
                 where.setdefault(next(g for g in m.groups() if g), []).append(r)
     return where
+
+
+def _method_on(outline: Outline, row: int) -> bool:
+    """Whether a JS method or function definition starts on ``row``."""
+    node = node_at(outline, row) if outline.tree is not None else None
+    while node is not None and node.start_point[0] == row:
+        if node.type in outline.spec.functions:
+            return True
+        node = node.parent
+    return False
+
+
+def _function_next(outline: Outline, row: int) -> bool:
+    """Whether the next row with code starts a JS function (a declaration's value)."""
+    for r in range(row + 1, min(row + 4, len(outline.lines))):
+        text = code_row(outline, r).strip()
+        if text:
+            return _FUNCTION_START.match(text) is not None
+    return False
 
 
 # TypeScript's and Python's parameters with a type
@@ -621,6 +644,7 @@ _JS_FUNCTION = (
     r"(?:async\b|function\b|(?:<[^()]*>\s*)?\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>"
     r"|\(\s*[{{\[]?\s*$)"
 )
+_FUNCTION_START = re.compile(_JS_FUNCTION.replace("{{", "{"))
 _NESTED_DEF = (
     r"(?:\bdef|\bfunction\*?|\bfn|\bclass|\btype)\s+({0})\b"
     # (a body or a base follows, not a variable's name or a cast's `)`: C's
@@ -630,6 +654,9 @@ _NESTED_DEF = (
     + _JS_FUNCTION
     # (typed as a function over lines: `const callback: (` … `) => void = (done) => {`)
     + r"|\b(?:const|let|var)\s+({0})\s*:\s*\(\s*$"
+    # (the function on the next row: `const invoke: Listener['hook'] =` / `(...args) =>`;
+    # ``_defining_rows`` reads that row)
+    + r"|\b(?:const|let|var)\s+({0})\s*(?::[^=]*)?=\s*$"
     + r"|\blet\s+(?:mut\s+)?({0})\s*=\s*(?:move\s*)?\|"
     r"|\b({0})\s*:=\s*func\b|\bauto\s+({0})\s*=\s*\["
     r"|^\s*(?:async\s+)?(?:[gs]et\s+)?\*?\s*({0})\s*\((?:[^()]|\([^()]*\))*\)\s*(?::[^{{=]*)?\{{"
@@ -656,6 +683,13 @@ _WRAPPED_DEF = (
     + r")|\b({0})\s*:=\s*[\w.]+\(\s*func\b"
     r"|\blet\s+(?:mut\s+)?({0})\s*=\s*[\w:]+(?:<.*?>)?\(\s*(?:move\s*)?\|"
     r"|\bauto\s+({0})\s*=\s*[\w:]+(?:<.*?>)?\(\s*\["
+)
+# A JS method whose head the patterns above do not read: TS type parameters, parameters
+# over rows (`_runNativeMethod<RefType, R = NativeArg>(` / `name: string,` … `): R {`);
+# read only where the tree has a function start on the row, as a call may look so
+_METHOD_HEAD = (
+    r"^\s*(?:(?:async|static|public|private|protected|override|get|set)\s+)*\*?\s*({0})"
+    r"\s*(?:<[^()]*>)?\s*\("
 )
 # A TypeScript parameter property: a field the constructor's parameter list declares.
 _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:readonly\s+)?%s\b"

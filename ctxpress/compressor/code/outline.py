@@ -201,6 +201,8 @@ def _unparen(node: Any) -> Any:
 _DOC_ATTRIBUTE = re.compile(
     r"#\[(doc\s*=|cfg_attr\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*,\s*doc\s*=)"
 )
+# A Rust lint switch (`#[allow(dead_code)]`): read as a leading comment too.
+_LINT_ATTRIBUTE = re.compile(r"#\[(allow|warn|deny|forbid|expect)\s*\(")
 # A JS directive (`'use strict';`), which a bundle may write after a function's `{`.
 _DIRECTIVE = re.compile(r"""(['"])use [\w ]+\1;?\s*(?://.*)?$""")
 # What wraps a value without changing it: `await f()`, `(f())`, `f() as T`, `f()!`.
@@ -234,6 +236,24 @@ def _one_variable(declaration: Any) -> tuple[Any, Any]:
     if len(decls) != 1:
         return None, None
     return decls[0].child_by_field_name("name"), decls[0].child_by_field_name("value")
+
+
+def _class_members(node: Any) -> Any:
+    """The ``class_body`` of a JS class expression, or None."""
+    body = node.child_by_field_name("body")
+    return body if body is not None and body.type == "class_body" else None
+
+
+def _anonymous_scope(core: Any, spec: Any) -> Any:
+    """Rust: the block of a `const _: () = {` … `};` that holds items (what derive and
+    attribute macros expand to, `impl`s in a scope of their own), or None."""
+    if core.type != "const_item":
+        return None
+    name, value = core.child_by_field_name("name"), core.child_by_field_name("value")
+    if name is None or node_text(name) != "_" or value is None or value.type != "block":
+        return None
+    items = spec.functions | spec.containers | spec.bodied
+    return value if any(c.type in items for c in value.named_children) else None
 
 
 def _call_title(statement: Any) -> str:
@@ -619,6 +639,8 @@ _CLOSE = {"{": "}", "[": "]", "(": ")", "`": "`", "string_start": "string_end"}
 # (of those, a string's: `const help = \`Usage: …` … `… --verbose\``, text on both rows)
 _QUOTES = frozenset({"`", "string_start"})
 _VALUE_FIELDS = frozenset({"right", "value", "arguments", "declarator", "declaration"})
+# (Go: what wraps a value as its operand: `&T{…}`, a conversion `[]byte(…)`)
+_OPERAND_VALUES = frozenset({"unary_expression", "type_conversion_expression"})
 # Function literals a value may call as it is computed (`func() T {…}()`, `[] {…}()`)
 _LAMBDAS = frozenset({"func_literal", "lambda_expression"})
 
@@ -958,8 +980,8 @@ class _Builder:
                         nxt.append(c)
                     elif fname == "body" and n.type == "composite_literal":
                         nxt.append(c)  # Go: `T{` … `}`
-                    elif fname == "operand" and n.type == "unary_expression":
-                        nxt.append(c)  # Go: `&T{` … `}`
+                    elif fname == "operand" and n.type in _OPERAND_VALUES:
+                        nxt.append(c)  # Go: `&T{` … `}`, `[]byte(\`` … \``)`
                     elif not self.spec.python and (
                         (fname == "function" and n.type == "call_expression")
                         or (fname == "body" and n.type in self.spec.functions | _LAMBDAS)
@@ -1124,7 +1146,7 @@ class _Builder:
                         if sub.type == "block":
                             out.append([*_comments_before(sub), *sub.children])
             return out
-        if core.type == "object":
+        if core.type == "object" or (self.lang == "rust" and core.type == "block"):
             return [list(core.children)]
         body = core.child_by_field_name("body")
         if body is None:
@@ -1160,9 +1182,16 @@ class _Builder:
 
     def make(self, nodes: list[Any], leads: list[Any], parent: Unit, owner: str | None) -> Unit:
         spec, lines = self.spec, self.lines
-        # (a Rust doc attribute, `#[doc = r#"…"#]`, is documentation: a leading comment)
+        # (a Rust doc attribute, `#[doc = r#"…"#]`, is documentation: a leading comment; so
+        # is a lint switch over a definition, `#[allow(dead_code)]`, which says nothing of
+        # what the code does; over an import it stays, as the import is cut to what is used)
+        lint = nodes[0].type not in spec.imports
         attrs = [
-            n for n in leads if n.type in spec.attributes and not _DOC_ATTRIBUTE.match(node_text(n))
+            n
+            for n in leads
+            if n.type in spec.attributes
+            and not _DOC_ATTRIBUTE.match(node_text(n))
+            and not (lint and _LINT_ATTRIBUTE.match(node_text(n)))
         ]
         first = min([n.start_point[0] for n in leads] + [nodes[0].start_point[0]])
         start = attrs[0].start_point[0] if attrs else nodes[0].start_point[0]
@@ -1196,10 +1225,15 @@ class _Builder:
         core, var_name = self.unwrap(node)
         var_defs: tuple[str, ...] = ()
         declared: list[str] = []
-        if self.lang == "cpp" and core.type in ("declaration", "field_declaration"):
+        if self.lang == "cpp" and core.type in (
+            "declaration",
+            "field_declaration",
+            "type_definition",
+        ):
             # `class C : public B { … } instance;`, and a struct with methods nested in a
             # class (`struct Node { … };`, a field declaration; one of fields alone is data
-            # the class's methods read, kept whole): a class whose members are units
+            # the class's methods read, kept whole) or named by a typedef (`typedef struct
+            # eleminfo { … bool operator==(…) … } elemInfo;`): a class whose members are units
             typ = core.child_by_field_name("type")
             body = typ.child_by_field_name("body") if typ is not None else None
             if (
@@ -1214,6 +1248,9 @@ class _Builder:
         wrapped = None
         if self.lang == "cpp" and _macro_block(core):
             wrapped, ctype = core, "macro_block"
+        elif self.lang == "rust" and (block := _anonymous_scope(core, spec)) is not None:
+            core = wrapped = block
+            ctype = "scope_body"
         elif ctype not in spec.functions and ctype not in spec.containers:
             wrapped = self.callback(core)  # (`export const x = (() => { … })()` too)
             if wrapped is not None:
@@ -1304,6 +1341,8 @@ class _Builder:
                     self.brace_body(unit, body)
                 elif body.type == "template_string":
                     self.value_body(unit, body)  # `const css = (x) => \`` … \``
+                elif body.type == "class" and (members := _class_members(body)) is not None:
+                    self.brace_body(unit, members)  # a mixin: `(Base) => class extends Base {`
                 elif (inner := _returned_block(body, spec.functions)) is not None:
                     self.brace_body(unit, inner)  # `(a) => () => {` … `}`
             head = "\n".join(
@@ -1344,6 +1383,7 @@ class _Builder:
                     "call_body",
                     "object_body",
                     "macro_block",
+                    "scope_body",
                 )
             )
             unit.kind = "class" if class_like else "block"
@@ -1382,7 +1422,7 @@ class _Builder:
             elif not spec.python and not ctype.startswith("preproc_"):
                 body = (
                     core
-                    if core.type == "object"
+                    if ctype in ("object_body", "scope_body")
                     else core.child_by_field_name("body") or self.find_body(core)
                 )
                 if body is not None:

@@ -605,6 +605,8 @@ def nested_cut(
         body = node.child_by_field_name("body") if node is not None else None
         if body is not None and [c.type for c in body.named_children] == ["statement_list"]:
             body = body.named_children[0]  # Go: the block's statements are one node
+        if body is not None and body.type == "class":
+            body = body.child_by_field_name("body")  # a mixin's class: its members
         stmt = next((c for c in chain if c.parent == body), None) if body is not None else None
         if stmt is None or stmt.start_point[0] <= u.head_end:
             return None
@@ -926,15 +928,21 @@ _CLAUSES = frozenset({"else_clause", "catch_clause", "finally_clause"})
 
 def _branches(p: Any, c: Any) -> list[Any]:
     """The blocks of statement ``p``'s branches other than the one ``c`` is (its `else`,
-    its `catch` and `finally` bodies)."""
+    its `catch` and `finally` bodies, each block of an `else if` chain)."""
     out = []
     for s in p.named_children:
         if s == c:
             continue
         if s.type in _BRANCH_BLOCKS:
             out.append(s)
+        elif s.type in _BRANCHING:
+            out.extend(_branches(s, None))  # Go: `} else if … {`, the `if` itself
         elif s.type in _CLAUSES and c not in s.named_children:
-            out.extend(x for x in s.named_children if x.type in _BRANCH_BLOCKS)
+            for x in s.named_children:
+                if x.type in _BRANCH_BLOCKS:
+                    out.append(x)
+                elif x.type in _BRANCHING:
+                    out.extend(_branches(x, None))
     return out
 
 
@@ -955,12 +963,14 @@ def required_parts(
     focal: list[Unit],
     needed: list[tuple[Unit, bool]],
     shown: dict[Unit, frozenset[str]] | None = None,
+    lean: bool = False,
 ) -> dict[Unit, list[str]]:
     """``PART`` renderings of the module-level definitions the focal code uses: without
     their leading comments, and an import list cut to its lines that name what is used
     (whole bracket-balanced lines, so the list still parses), and a C struct cut to the
     fields the focal code reads (`p->next`). ``needed``: ``focal.required`` (``shown``:
-    what focal units cut to a part show, as there)."""
+    what focal units cut to a part show, as there). ``lean``: a Go group's long raw
+    strings cut to their first and last rows too (where the parts do not fit whole)."""
     used: set[str] = set()
     read: set[str] = set()  # members read (`p->next`, `s.len`)
     for f in focal:
@@ -1018,7 +1028,7 @@ def required_parts(
                 out[u] = cut_rows(outline, u, set(rows) - gone)
                 continue
         if outline.lang == "go" and _GO_GROUP.match(lines[head]) and u.last > head + 1:
-            specs = _go_specs_kept(outline, head, used)
+            specs = _go_specs_kept(outline, head, used, lean)
             kept = {*range(u.start, head + 1), *specs, u.last}
             if specs and len(kept) < u.last - u.first + 1:  # (a leading comment gives way too)
                 out[u] = cut_rows(outline, u, kept)
@@ -1051,12 +1061,13 @@ def _started_on(outline: Outline, row: int, types: frozenset[str]) -> Any:
     return node
 
 
-def _go_specs_kept(outline: Outline, head: int, used: set[str]) -> set[int]:
+def _go_specs_kept(outline: Outline, head: int, used: set[str], lean: bool = False) -> set[int]:
     """Rows of a Go `const (` / `var (` group (its line ``head``) to keep: the specs that
     name any of ``used``, where every spec has its own value. One without repeats the one
     before it (`iota`'s), and any spec's `iota` is its place: such a group keeps every
     spec up to the last one named, which leaves each value as it was. Comments give way;
-    empty where nothing can be cut so."""
+    ``lean``: a raw string over rows (a certificate, a fixture) keeps its first and last
+    rows, as a statement's does when it collapses. Empty where nothing can be cut so."""
     node = node_at(outline, head) if outline.tree is not None else None
     while node is not None and node.type not in ("const_declaration", "var_declaration"):
         node = node.parent
@@ -1073,6 +1084,13 @@ def _go_specs_kept(outline: Outline, head: int, used: set[str]) -> set[int]:
     others = (specs[i] for i in range(len(specs)) if i not in said)
     if any(s.start_point[0] in rows or end_row(s) in rows for s in others):
         return set()  # (a spec shares a row with one that goes)
+    todo = [specs[i] for i in said] if lean else []
+    while todo:
+        n = todo.pop()
+        if n.type == "raw_string_literal":
+            rows -= set(range(n.start_point[0] + 1, end_row(n)))
+        else:
+            todo.extend(n.named_children)
     return rows
 
 
@@ -1491,6 +1509,14 @@ def trim_outline(
             partial[f] = rows
     partial |= around
     cuts = frozenset(around)
+    if define_used and outline.lang == "go":
+        # the focal code and a group's specs it reads overrun the budget: the group's long
+        # raw strings give way (where they fit, they stay: the steps fill around them)
+        lean = required_parts(outline, focal, [*needed, *((u, False) for u in heads)], shown, True)
+        cut = [u for u in lean if lean[u] != parts.get(u) and u not in around]
+        texts = [_text(outline, u) if u not in parts else "\n".join(parts[u]) for u in cut]
+        if cut and count("\n".join([*(_text(outline, f) for f in focal), *texts])) > budget:
+            partial |= {u: lean[u] for u in cut}
     # Plan on estimates, render, count; the counted result steers the target both ways:
     # down past the budget, up while a result that fits leaves room unused (estimates drift
     # by a fifth and more on a small budget, or where dense data sets the per-char rate).
