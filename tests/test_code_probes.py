@@ -4304,6 +4304,25 @@ def test_a_cut_around_a_closure_leaves_out_every_block_of_an_else_if_chain(tag: 
     assert not res.over_budget
 
 
+def test_a_rust_import_under_a_lint_switch_is_still_cut_to_the_names_used() -> None:
+    # tinyvec's lib.rs: `#[allow(unused_imports)]` over a 15-row `use core::{ … };` of
+    # which `take` uses `replace`: read as a leading comment, the switch made the import
+    # one to keep whole, without it (76 over at 10 %)
+    names = "".join(f"  module{i}::{{Name{i}, Other{i}}},\n" for i in range(14))
+    code = (
+        "#[allow(unused_imports)]\nuse core::{\n"
+        + names
+        + "  mem::{needs_drop, replace},\n};\n\n"
+        + _fill("rust", 6)
+        + "fn take<T: Default>(from: &mut T) -> T {\n  replace(from, T::default())\n}\n"
+    )
+    out, res = _send("Why does `take` return the wrong value?", "rust", code, 0.15)
+    assert "  mem::{needs_drop, replace},\n" in out and "Name7" not in out
+    assert "  replace(from, T::default())" in out
+    assert clean_parse("rust", out.encode()) is not None
+    assert not res.over_budget
+
+
 def test_a_rust_backtrace_frame_names_its_function_not_its_module_path() -> None:
     # `1: quick_check::is_nfkd` in unicode-normalization's quick_check.rs: the module's
     # name read as a name asked about kept the file's own 300-token `fn quick_check` whole
