@@ -27,6 +27,7 @@ from ctxpress.compressor.code.outline import (
     in_scope,
     node_at,
     refs,
+    started_on,
     with_body,
 )
 from ctxpress.compressor.code.prose import failing_tests, shared_tail
@@ -592,21 +593,13 @@ def _defining_rows(outline: Outline, pattern: str, names: frozenset[str]) -> dic
         for m in inner.finditer(code_row(outline, r)) if inner.search(line) else ():
             if m.group().endswith("=") and not _function_next(outline, r):
                 continue  # `const total =` / `items.length;`: a value, not a function
-            if pattern is _METHOD_HEAD and not _method_on(outline, r):
+            if pattern is _METHOD_HEAD and (
+                outline.tree is None or started_on(outline, r, outline.spec.functions) is None
+            ):
                 continue  # `run<T>(` / `…` / `);`: a call
             if not _typed_parameter(outline, r, m):
                 where.setdefault(next(g for g in m.groups() if g), []).append(r)
     return where
-
-
-def _method_on(outline: Outline, row: int) -> bool:
-    """Whether a JS method or function definition starts on ``row``."""
-    node = node_at(outline, row) if outline.tree is not None else None
-    while node is not None and node.start_point[0] == row:
-        if node.type in outline.spec.functions:
-            return True
-        node = node.parent
-    return False
 
 
 def _function_next(outline: Outline, row: int) -> bool:

@@ -593,6 +593,15 @@ def node_at(outline: Outline, row: int) -> Any:
     return outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
 
 
+def started_on(outline: Outline, row: int, types: frozenset[str]) -> Any:
+    """The node of one of ``types`` that ``row``'s code starts (the innermost node there,
+    or an ancestor starting on the same row); None where there is none."""
+    node = node_at(outline, row)
+    while node is not None and node.type not in types:
+        node = node.parent if node.parent and node.parent.start_point[0] == row else None
+    return node
+
+
 def _comments_before(block: Any) -> list[Any]:
     """Python's comments between a header's `:` and its block: tree-sitter places them
     beside the block, not in it, yet they lead its first statement (or float apart)."""

@@ -57,6 +57,7 @@ from ctxpress.compressor.code.outline import (
     pattern_binds,
     refs,
     relate,
+    started_on,
     users,
 )
 from ctxpress.compressor.code.usage import rescored
@@ -935,14 +936,10 @@ def _branches(p: Any, c: Any) -> list[Any]:
             continue
         if s.type in _BRANCH_BLOCKS:
             out.append(s)
-        elif s.type in _BRANCHING:
-            out.extend(_branches(s, None))  # Go: `} else if … {`, the `if` itself
-        elif s.type in _CLAUSES and c not in s.named_children:
-            for x in s.named_children:
-                if x.type in _BRANCH_BLOCKS:
-                    out.append(x)
-                elif x.type in _BRANCHING:
-                    out.extend(_branches(x, None))
+        elif s.type in _BRANCHING or s.type in _CLAUSES:
+            # (an `else if`, as Go writes it or inside an `else`; a clause around ``c``
+            # holds no other block)
+            out.extend(_branches(s, c))
     return out
 
 
@@ -1047,18 +1044,9 @@ def _after_attributes(outline: Outline, u: Unit) -> int:
     attribute may run over lines (`#[cfg(all(` … `))]`), and its inner rows are no head."""
     lines, head = outline.lines, u.start
     while head < u.last and lines[head].lstrip().startswith(("#[", "@")):
-        node = _started_on(outline, head, _ANNOTATIONS) if outline.tree is not None else None
+        node = started_on(outline, head, _ANNOTATIONS) if outline.tree is not None else None
         head = max(head, end_row(node)) + 1 if node is not None else head + 1
     return head
-
-
-def _started_on(outline: Outline, row: int, types: frozenset[str]) -> Any:
-    """The node of one of ``types`` that ``row``'s code starts (the innermost node there,
-    or an ancestor starting on the same row); None where there is none."""
-    node = node_at(outline, row)
-    while node is not None and node.type not in types:
-        node = node.parent if node.parent and node.parent.start_point[0] == row else None
-    return node
 
 
 def _go_specs_kept(outline: Outline, head: int, used: set[str], lean: bool = False) -> set[int]:
@@ -1499,7 +1487,8 @@ def trim_outline(
     shown = {u: frozenset(IDENT.findall("\n".join(rows))) for u, rows in around.items()}
     needed = required(outline, focal, shown) if define_used else []
     heads = block_imports(outline, [u for u, _ in needed])
-    parts = required_parts(outline, focal, [*needed, *((u, False) for u in heads)], shown)
+    wanted = [*needed, *((u, False) for u in heads)]
+    parts = required_parts(outline, focal, wanted, shown)
     after = [(u, PART if u in parts or u in partial else BARE) for u in heads]
     steps = _steps(outline, dist, seeds, costs, partial, via, asked, told, budget, after)
     partial |= parts
@@ -1512,7 +1501,7 @@ def trim_outline(
     if define_used and outline.lang == "go":
         # the focal code and a group's specs it reads overrun the budget: the group's long
         # raw strings give way (where they fit, they stay: the steps fill around them)
-        lean = required_parts(outline, focal, [*needed, *((u, False) for u in heads)], shown, True)
+        lean = required_parts(outline, focal, wanted, shown, True)
         cut = [u for u in lean if lean[u] != parts.get(u) and u not in around]
         texts = [_text(outline, u) if u not in parts else "\n".join(parts[u]) for u in cut]
         if cut and count("\n".join([*(_text(outline, f) for f in focal), *texts])) > budget:
