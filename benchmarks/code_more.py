@@ -171,10 +171,23 @@ ble-central, cordova-sqlite-storage; Go packngo, logrus-logstash-hook, ndp, glua
 go-openapi/strfmt, gofight, notificator, cupcake/rdb, smallstep/cli, pion/datachannel and Rust
 utf8parse, clircle, simplelog, isahc, base-x, ab_glyph_rasterizer, educe, wayland-egl,
 servo-fontconfig-sys, pin-project.
+Set ``v`` (chosen 2026-12-06, after set u's fixes; Go and Rust drawn at random, a seventh seed):
+Python in sqlalchemy, pylint, rdflib, zeep, httpie, invoke, pyyaml, dill, emoji, dacite,
+requests-toolbelt, websocket-client, defusedxml, jsonpath-ng, omegaconf, pdfminer.six, python-docx,
+textual, watchdog, fsspec and sympy's core; C in pysqlite3, meinheld (and picoev), bjoern,
+webrtcvad's WebRTC VAD, ijson's yajl2 backend, oracledb's ODPI-C and the cglm, PipeWire SPA
+headers; C++ in boost-histogram (and Boost.Histogram), iminuit's Minuit2 and the xtl, tiny-dnn,
+cpp-jwt, ViennaCL headers; JS / TS / TSX / Java in eslint, webpack, micromark, runtypes, rxdb,
+mobx-keystone, tailwind-merge, @patternfly/react-table, @react-navigation/elements, native-stack,
+@react-native-firebase/firestore and auth, @intercom/intercom-react-native, react-native
+wheel-picker-android, alarm-notification, youtube and cordova-plugin calendar, fingerprint-aio,
+background-mode; Go errwrap, hedgedhttp, syslogparser, kuberesolver, goaci, perks, redis.v5, jsonc,
+btcec, flaggy and Rust gsk4, crossbeam 0.3, libsqlite3-sys, block-modes, postgres-derive,
+inventory, bigdecimal, pathdiff, ena, async-process.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|u] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|u] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|v] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|v] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -228,6 +241,14 @@ _PY_U = (
     "bottle waitress cherrypy uvicorn sanic fire argcomplete nox petl pymysql agate textx"
     " xmlschema aiofiles aiosqlite aiostream freezegun pyfakefs factory_boy vcrpy"
 )
+_PY_V = (
+    "sqlalchemy pylint rdflib zeep httpie invoke pyyaml dill emoji dacite requests-toolbelt"
+    " websocket_client defusedxml jsonpath_ng omegaconf pdfminer_six python_docx textual"
+    " watchdog fsspec"
+)
+# (set v: ViennaCL's host code, not its CUDA and OpenCL kernels)
+_VIENNACL = ("", "linalg/", "linalg/host_based/", "linalg/detail/**/", "scheduler/", "tools/")
+_VIENNACL += ("meta/", "misc/", "traits/", "detail/**/", "device_specific/**/", "io/")
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -1026,6 +1047,62 @@ SETS = {
             f"{INC}/vspline/**/*.h",
             f"{INC}/kdtree++/*.hpp",
             f"{INC}/biosoup/*.hpp",
+        ],
+    },
+    "v": {
+        "PYPI": "sqlalchemy-2.1.9 pylint-4.1.5 rdflib-7.6.0 zeep-4.3.3 httpie-3.2.4 invoke-3.0.3"
+        " pyyaml-6.0.4 dill-0.4.1 emoji-2.16.0 dacite-1.9.2 requests-toolbelt-1.0.0"
+        " websocket_client-1.9.2 defusedxml-0.7.1 jsonpath_ng-1.17.0 omegaconf-2.4.0"
+        " pdfminer_six-20260107 python_docx-1.2.0 textual-8.2.8 watchdog-7.1.1"
+        " fsspec-2026.9.0 sympy-1.14.0 pysqlite3-0.6.1 meinheld-1.0.2 bjoern-3.2.2"
+        " boost_histogram-1.8.1 iminuit-2.33.0 webrtcvad-2.0.10 ijson-3.6.0 oracledb-26.1.0",
+        "NPM_PKGS": "eslint@10.16.0 webpack@5.113.0 micromark@4.0.3 runtypes@7.0.5 rxdb@17.6.0"
+        " mobx-keystone@2.2.0 tailwind-merge@3.7.3 @patternfly/react-table@6.6.1"
+        " @react-navigation/elements@2.9.45 @react-navigation/native-stack@7.21.0"
+        " @react-native-firebase/firestore@26.4.0 @react-native-firebase/auth@26.4.0"
+        " @intercom/intercom-react-native@10.7.1 react-native-wheel-picker-android@2.0.6"
+        " react-native-alarm-notification@1.8.0 react-native-youtube@2.0.2"
+        " cordova-plugin-calendar@5.1.6 cordova-plugin-fingerprint-aio@6.0.1"
+        " cordova-plugin-background-mode@0.7.3",
+        "DEBS": "golang-github-hashicorp-errwrap-dev=1.1.0-1"
+        " golang-github-cristalhq-hedgedhttp-dev=0.7.2-2"
+        " golang-github-jeromer-syslogparser-dev=0~20150717.ff71fe7a-1.1"
+        " golang-github-sercand-kuberesolver-dev=3.1.1-1 golang-github-appc-goaci-dev=0.1.1-2"
+        " golang-github-beorn7-perks-dev=1.0.1-1 golang-gopkg-redis.v5-dev=5.2.9-4"
+        " golang-github-muhammadmuzzammil1998-jsonc-dev=0.0~git20201229.615b091-2"
+        " golang-github-btcsuite-btcd-btcec-dev=0.0~git20161101.0.g8343278-1.1"
+        " golang-github-integrii-flaggy-dev=1.4.0-1 librust-gsk4-dev=0.3.1-1+b1"
+        " librust-crossbeam-0.3-dev=0.3.2-1+b1 librust-libsqlite3-sys-dev=0.25.1-1"
+        " librust-block-modes-dev=0.7.0-1 librust-postgres-derive-dev=0.4.3-1+b1"
+        " librust-inventory-dev=0.3.2-1 librust-bigdecimal-dev=0.3.0-1"
+        " librust-pathdiff-dev=0.2.1-1+b1 librust-ena-dev=0.14.0-2"
+        " librust-async-process-dev=1.6.0-4 libcglm-dev=0.8.8-1"
+        " libspa-0.2-dev=0.3.65-3+deb12u1 xtl-dev=0.7.2-2.1 tiny-dnn=1.0.0a3+ds-3"
+        " libcpp-jwt-dev=1.4+ds-3 libviennacl-dev=1.7.1+dfsg1-6",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_V.split()] + ["pypi/sympy*/sympy/core/*.py"],
+        "C_GLOBS": [
+            "pypi/pysqlite3*/src/*.[ch]",
+            "pypi/meinheld*/meinheld/server/[!h]*.[ch]",
+            "pypi/meinheld*/meinheld/server/h[!t]*.[ch]",
+            "pypi/meinheld*/meinheld/server/http_request_parser.[ch]",
+            "pypi/bjoern*/bjoern/*.[ch]",
+            "pypi/webrtcvad*/cbits/**/*.[ch]",
+            "pypi/ijson*/src/ijson/backends/ext/_yajl2/*.[ch]",
+            "pypi/oracledb*/src/oracledb/impl/thick/odpi/src/*.[ch]",
+            f"{INC}/cglm/**/*.h",
+            f"{INC}/spa-0.2/spa/**/*.h",
+        ],
+        "CPP_GLOBS": [
+            "pypi/boost_histogram*/include/bh_python/**/*.hpp",
+            "pypi/boost_histogram*/src/*.cpp",
+            "pypi/boost_histogram*/extern/histogram/include/boost/histogram/**/*.hpp",
+            "pypi/iminuit*/src/*.[ch]pp",
+            "pypi/iminuit*/extern/root/math/minuit2/src/**/*.cxx",
+            "pypi/iminuit*/extern/root/math/minuit2/inc/Minuit2/*.h",
+            f"{INC}/xtl/*.hpp",
+            f"{INC}/tiny_dnn/**/*.h",
+            f"{INC}/jwt/**/*.[hi]pp",
+            *(f"{INC}/viennacl/{d}*.hpp" for d in _VIENNACL),
         ],
     },
 }
