@@ -5757,3 +5757,85 @@ def test_a_template_substitution_across_the_rows_kept_is_not_cut() -> None:
     out, _ = _send("Why does `help` return the wrong value?", "js", code, 0.3)
     assert clean_parse("javascript", out.encode()) is not None
     assert "const usage = `Usage: ${name(\n  1)} [options]\n" in out  # not `name(` … `2)`
+
+
+def test_go_blank_identifier_binds_nothing_the_focal_code_writes() -> None:
+    # redis.v5's cluster_test.go: Ginkgo suites are `var _ = Describe(…, func() { … })`,
+    # and `for _, s2 := range wanted` in the function asked about read `_` as a name those
+    # statements define: all four suites were kept whole, 2,441 tokens over at a quarter
+    its = "".join(
+        f'\tIt("case {i}", func() {{\n\t\tExpect(check{i}(client)).To(Succeed())\n\t}})\n'
+        for i in range(12)
+    )
+    code = (
+        'package redis_test\n\nimport "fmt"\n\n'
+        "func assertSlotsEqual(slots, wanted []Slot) error {\n"
+        "\tfor _, s2 := range wanted {\n\t\tif !contains(slots, s2) {\n"
+        '\t\t\treturn fmt.Errorf("%v not found in %v", s2, slots)\n\t\t}\n\t}\n\treturn nil\n}\n\n'
+        + _fill("go", 4)
+        + "".join(f'var _ = Describe("Suite {k}", func() {{\n' + its + "})\n\n" for k in range(3))
+    )
+    out, res = _send("Why does `assertSlotsEqual` fail on equal slots?", "go", code, 0.25)
+    assert "\tfor _, s2 := range wanted {\n" in out
+    assert 'var _ = Describe("Suite 1", func() {\n' not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_cpp_class_opens_where_a_comment_trails_an_access_specifier_over_a_member() -> None:
+    # cpp-jwt's stack_alloc.hpp: `private: // data members` over `/// Storage` over a
+    # field: the trailing comment led the field, which then did not start its row, and the
+    # class was kept whole (442 over at a tenth). A comment after another's end on its row
+    # (boost's `*/ /*!` doc chains) still leads what follows it
+    methods = "".join(
+        f"  /*\n   * Step {i}.\n   */\n  int step{i}(int n) const noexcept\n  {{\n"
+        f"    return n * {i} + static_cast<int>(ptr_ - buf_);\n  }}\n\n"
+        for i in range(10)
+    )
+    code = (
+        "namespace jwt {\n\n/*!\n    \\struct arena_error\n*/ /*!\n    \\struct Arena\n*/\n"
+        "struct arena_error : virtual std::exception {};\n\n"
+        "template <size_t N>\nclass Arena\n{\npublic:\n"
+        + methods
+        + "private: // Private member functions\n\n"
+        "  bool pointer_in_storage(char* p) const noexcept\n  {\n"
+        "    return (buf_ <= p) && (p <= (buf_ + N));\n  }\n\n"
+        "private: // data members\n  /// Storage\n  alignas(16) char buf_[N];\n\n"
+        "  /// Current allocation pointer within storage\n  char* ptr_ = nullptr;\n};\n\n}\n"
+    )
+    out, res = _send("Why is `pointer_in_storage` true past the end?", "cpp", code, 0.3)
+    assert "    return (buf_ <= p) && (p <= (buf_ + N));\n" in out
+    assert "    return n * 5 + static_cast<int>(ptr_ - buf_);\n" not in out
+    assert "  alignas(16) char buf_[N];\n" in out
+    assert clean_parse("cpp", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_java_anonymous_class_method_with_parameters_over_rows_is_found() -> None:
+    # a react-native template's MainApplicationReactNativeHost: `@Override` / `public
+    # List<JSIModuleSpec> getJSIModules(` / parameters / `) {` in the anonymous class a
+    # method returns was not found, and a map without it was sent
+    steps = "".join(f"        specs.add(spec{i}(context));\n" for i in range(8))
+    code = (
+        "package com.example;\n\nimport java.util.ArrayList;\nimport java.util.List;\n\n"
+        "public class Host extends ReactNativeHost {\n"
+        + "".join(
+            f"  @Override\n  protected String name{i}() {{\n"
+            f'    return "n{i}" + value{i}();\n  }}\n\n'
+            for i in range(12)
+        )
+        + "  @Override\n  protected JSIModulePackage getJSIModulePackage() {\n"
+        "    return new JSIModulePackage() {\n      @Override\n"
+        "      public List<JSIModuleSpec> getJSIModules(\n"
+        "          final ReactApplicationContext context,\n"
+        "          final JavaScriptContextHolder jsContext) {\n"
+        "        final List<JSIModuleSpec> specs = new ArrayList<>();\n"
+        + steps
+        + "        return specs;\n      }\n    };\n  }\n}\n"
+    )
+    out, res = _send("Why does `getJSIModules` return no specs?", "java", code, 0.5)
+    assert "      public List<JSIModuleSpec> getJSIModules(\n" in out
+    assert "        specs.add(spec5(context));\n" in out
+    assert 'return "n3" + value3();' not in out
+    assert clean_parse("java", out.encode()) is not None
+    assert not res.over_budget

@@ -594,12 +594,29 @@ def _defining_rows(outline: Outline, pattern: str, names: frozenset[str]) -> dic
             if m.group().endswith("=") and not _function_next(outline, r):
                 continue  # `const total =` / `items.length;`: a value, not a function
             if pattern is _METHOD_HEAD and (
-                outline.tree is None or started_on(outline, r, outline.spec.functions) is None
+                outline.tree is None
+                or (
+                    started_on(outline, r, outline.spec.functions) is None
+                    and not _names_function(outline, r, m)
+                )
             ):
                 continue  # `run<T>(` / `…` / `);`: a call
             if not _typed_parameter(outline, r, m):
                 where.setdefault(next(g for g in m.groups() if g), []).append(r)
     return where
+
+
+def _names_function(outline: Outline, row: int, m: re.Match[str]) -> bool:
+    """Whether the name ``m`` found is a function's own (its ``name``): a Java method whose
+    annotation starts it a row above (`@Override` / `public List<Spec> getModules(`)."""
+    col = m.start(next(i for i, g in enumerate(m.groups(), 1) if g))
+    node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
+    fn = node.parent
+    return (
+        fn is not None
+        and fn.type in outline.spec.functions
+        and fn.child_by_field_name("name") == node
+    )
 
 
 def _function_next(outline: Outline, row: int) -> bool:
@@ -683,6 +700,9 @@ _WRAPPED_DEF = (
 _METHOD_HEAD = (
     r"^\s*(?:(?:async|static|public|private|protected|override|get|set)\s+)*\*?\s*({0})"
     r"\s*(?:<[^()]*>)?\s*\("
+    # (Java: after its return type, the parameters over rows: `public List<Spec> get(`)
+    r"|^\s*(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
+    r"(?:<[^>]*>\s+)?[\w.\[\]?]+(?:<[\w.<>\[\]?, ]*>)?[\[\]]*\s+({0})\s*\([^)]*$"
 )
 # A TypeScript parameter property: a field the constructor's parameter list declares.
 _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:readonly\s+)?%s\b"

@@ -1527,7 +1527,14 @@ class _Builder:
                 continue
             lead: list[Any] = []
             expect = srow
-            for p in reversed(pending):
+            for i in range(len(pending) - 1, -1, -1):
+                p = pending[i]
+                if (
+                    p.type in spec.comments
+                    and _prefix(lines, *p.start_point).strip()
+                    and (i == 0 or end_row(pending[i - 1]) < p.start_point[0])
+                ):
+                    break  # it trails its row's code (`private: // data members`), not a comment
                 if p.type in spec.attributes or end_row(p) >= expect - 1:
                     lead.insert(0, p)
                     expect = p.start_point[0]
@@ -1588,8 +1595,13 @@ def _walk(unit: Unit) -> Iterable[Unit]:
 
 
 def _index(outline: Outline) -> None:
+    # Go's and Rust's `_` binds nothing (`var _ = Describe(…)`, `const _: () = …`): code
+    # that writes it (`for _, s := range xs`) uses none of them
+    blank = "_" if outline.spec.name in ("go", "rust") else None
     for unit in outline.units:
         for name in unit.defs:
+            if name == blank:
+                continue
             if unit.owner is None:
                 outline.top.setdefault(name, []).append(unit)
             else:
