@@ -184,10 +184,26 @@ wheel-picker-android, alarm-notification, youtube and cordova-plugin calendar, f
 background-mode; Go errwrap, hedgedhttp, syslogparser, kuberesolver, goaci, perks, redis.v5, jsonc,
 btcec, flaggy and Rust gsk4, crossbeam 0.3, libsqlite3-sys, block-modes, postgres-derive,
 inventory, bigdecimal, pathdiff, ena, async-process.
+Set ``w`` (chosen 2026-12-07, after set v's fixes; Go and Rust drawn at random, an eighth seed):
+Python in anytree, asttokens, bitstring, blessed, cmd2, dpkt, json5, ldap3, marko, mistletoe,
+parsedatetime, pefile, pika, pyelftools, pyotp, rope, segno, stevedore, strictyaml, treelib; C in
+pyeda's boolexpr and espresso, quickjs, mappy's minimap2, pyblake2 and the base16384 header; C++
+in DAWG's dawgdic, py-tlsh and the Spectra, TUT, atomic_queue headers; JS / TS / TSX / Java in
+expo-image, @marceloterreiro/flash-calendar, react-native-autocomplete-dropdown,
+-circular-progress-indicator, @openspacelabs/react-native-zoomable-view,
+@lodev09/react-native-true-sheet, react-native-unistyles, dripsy, true-myth, escodegen, esquery,
+jsonwebtoken, bcryptjs, rn-fetch-blob, react-native thermal-receipt-printer,
+twilio-video-webrtc, jitsi-meet, ffmpeg, @terrylinla/react-native-sketch-canvas and
+cordova-plugin-camera-preview, cordova-plugin-email-composer, phonegap-nfc; Go fatih/structs,
+jackc/fake, go-nat-pmp, cockroach-go, spdystream, go-datemath, go-cidr, bmizerany/pat,
+containers/conmon, gin-contrib/cors and Rust enumn, jemalloc-sys, khronos-egl, concolor-query,
+difflib, string, atomic-waker, extprim, vm-superio, pcre2 (and, Rust short of 40 files, the
+draw's next eight: easy-ext, semver-parser 0.7, assert_cli, normalize-line-endings, os_str_bytes,
+nodrop, libslirp, pamsm).
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|v] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|v] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|w] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|w] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -249,6 +265,10 @@ _PY_V = (
 # (set v: ViennaCL's host code, not its CUDA and OpenCL kernels)
 _VIENNACL = ("", "linalg/", "linalg/host_based/", "linalg/detail/**/", "scheduler/", "tools/")
 _VIENNACL += ("meta/", "misc/", "traits/", "detail/**/", "device_specific/**/", "io/")
+_PY_W = (
+    "anytree asttokens bitstring blessed cmd2 dpkt json5 ldap3 marko mistletoe parsedatetime"
+    " pefile pika pyelftools pyotp rope segno stevedore strictyaml treelib"
+)
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -1103,6 +1123,61 @@ SETS = {
             f"{INC}/tiny_dnn/**/*.h",
             f"{INC}/jwt/**/*.[hi]pp",
             *(f"{INC}/viennacl/{d}*.hpp" for d in _VIENNACL),
+        ],
+    },
+    "w": {
+        "PYPI": "anytree-2.13.0 asttokens-3.0.2 bitstring-5.0.0 blessed-1.53.0 cmd2-4.3.1"
+        " dpkt-1.9.8 json5-0.17.3 ldap3-2.9.1 marko-2.2.4 mistletoe-1.6.0 parsedatetime-2.6"
+        " pefile-2024.8.26 pika-1.4.4 pyelftools-0.33 pyotp-2.12.1 rope-1.15.2 segno-1.6.6"
+        " stevedore-5.10.0 strictyaml-1.7.3 treelib-1.8.0 pyeda-0.29.0 quickjs-1.19.4"
+        " mappy-2.31 pyblake2-1.1.2 DAWG-0.8.0 py-tlsh-5.0.0",
+        "NPM_PKGS": "expo-image@58.0.19 @marceloterreiro/flash-calendar@2.0.0"
+        " react-native-autocomplete-dropdown@5.1.0 react-native-circular-progress-indicator@4.4.2"
+        " @openspacelabs/react-native-zoomable-view@2.4.2 @lodev09/react-native-true-sheet@3.11.14"
+        " react-native-unistyles@3.3.0 dripsy@4.3.8 true-myth@9.4.0 escodegen@2.1.0"
+        " esquery@1.7.0 jsonwebtoken@9.0.3 bcryptjs@3.0.3 rn-fetch-blob@0.12.0"
+        " react-native-thermal-receipt-printer@1.1.5 react-native-twilio-video-webrtc@3.2.1"
+        " react-native-jitsi-meet@2.3.1 react-native-ffmpeg@0.5.2"
+        " @terrylinla/react-native-sketch-canvas@0.8.0 cordova-plugin-camera-preview@0.14.0"
+        " cordova-plugin-email-composer@0.10.1 phonegap-nfc@1.2.0",
+        "DEBS": "golang-github-fatih-structs-dev=1.0.0-1.1"
+        " golang-github-jackc-fake-dev=0.0~git20150926.812a484-3"
+        " golang-github-jackpal-go-nat-pmp-dev=1.0.2-3"
+        " golang-github-cockroachdb-cockroach-go-dev=0.0~git20170808.c806b48-1.1"
+        " golang-github-docker-spdystream-dev=0.2.0-1"
+        " golang-github-timberio-go-datemath-dev=0.1.0+git20200323.74ddef6-3"
+        " golang-github-apparentlymart-go-cidr-dev=1.1.0-2"
+        " golang-github-bmizerany-pat-dev=0.0~git20170814.6226ea5-1"
+        " golang-github-containers-conmon-dev=2.1.6+ds1-1"
+        " golang-github-gin-contrib-cors-dev=1.4.0-1+deb12u1 librust-enumn-dev=0.1.6-1+b1"
+        " librust-jemalloc-sys-dev=0.3.2-2 librust-khronos-egl-dev=4.1.0-4"
+        " librust-concolor-query-dev=0.1.0-1 librust-difflib-dev=0.4.0-1+b1"
+        " librust-string-dev=0.2.1-2+b1 librust-atomic-waker-dev=1.0.0-1+b1"
+        " librust-extprim-dev=1.7.1-1 librust-vm-superio-dev=0.7.0-2"
+        " librust-pcre2-dev=0.2.3-1 librust-easy-ext-dev=1.0.1-1"
+        " librust-semver-parser-0.7-dev=0.7.0-1+b1 librust-assert-cli-dev=0.6.3-4"
+        " librust-normalize-line-endings-dev=0.3.0-1+b2 librust-os-str-bytes-dev=6.0.0-1+b1"
+        " librust-nodrop-dev=0.1.13-1+b1 librust-libslirp-dev=4.3.0-3+b4"
+        " librust-pamsm-dev=0.5.2-1+b1 libbase16384-dev=2.2.2-1 libspectra-dev=1.0.1-2"
+        " libtut-dev=0.0.20070706-3 libatomic-queue-dev=0.0+git20220518.83774a2-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_W.split()],
+        "C_GLOBS": [
+            "pypi/pyeda*/extension/boolexpr/*.[ch]",
+            "pypi/pyeda*/thirdparty/espresso/src/*.[ch]",
+            "pypi/quickjs*/upstream-quickjs/*.[ch]",
+            # (minimap2's own files, not the klib headers it bundles)
+            "pypi/mappy*/[!k]*.[ch]",
+            *(f"pypi/mappy*/{p}*.[ch]" for p in ("ksw2", "kalloc", "kthread")),
+            "pypi/pyblake2*/impl/*.[ch]",
+            f"{INC}/base16384.h",
+        ],
+        "CPP_GLOBS": [
+            "pypi/DAWG*/lib/dawgdic/*.h",
+            "pypi/py-tlsh*/src/*.cpp",
+            "pypi/py-tlsh*/include/*.h",
+            f"{INC}/Spectra/**/*.h",
+            f"{INC}/tut/*.hpp",
+            f"{INC}/atomic_queue/*.h",
         ],
     },
 }
