@@ -5839,3 +5839,29 @@ def test_a_java_anonymous_class_method_with_parameters_over_rows_is_found() -> N
     assert 'return "n3" + value3();' not in out
     assert clean_parse("java", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_an_untagged_script_whose_functions_sit_in_a_try_block_is_trimmed() -> None:
+    # rn-fetch-blob's scripts/prelink.js, pasted without a tag: its one statement is a
+    # `try { … }` holding every function, no unit of the outline a function: it was read
+    # as data and sent whole (595 tokens over at a quarter), with no note
+    steps = "".join(
+        f"  if (VERSION < 0.{i}) {{\n    console.log('patching step {i} for ' + APP_NAME);\n"
+        f"    fs.writeFileSync(PATH_{i}, String(main).replace('x{i}', 'y{i}'));\n  }}\n"
+        for i in range(20)
+    )
+    code = (
+        "try {\n  var fs = require('fs');\n  var PACKAGE_JSON = process.cwd() + '/package.json';\n"
+        "  var pkg = JSON.parse(fs.readFileSync(PACKAGE_JSON));\n  var APP_NAME = pkg.name;\n"
+        "  var VERSION = checkVersion();\n"
+        + steps
+        + "  function checkVersion() {\n    console.log('checking app version ..');\n"
+        "    return parseFloat(/\\d\\.\\d+(?=\\.)/.exec(pkg.dependencies['react-native']));\n"
+        "  }\n} catch (err) {\n  console.log('link failed: ' + err.stack);\n}\n"
+    )
+    out, res = _send("Why does `checkVersion` return NaN?", "", code, 0.3)
+    assert "    return parseFloat(/\\d\\.\\d+(?=\\.)/.exec(" in out
+    assert "  var pkg = JSON.parse(fs.readFileSync(PACKAGE_JSON));\n" in out
+    assert "patching step 12" not in out
+    assert clean_parse("javascript", out.encode()) is not None
+    assert not res.over_budget

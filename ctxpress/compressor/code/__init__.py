@@ -345,6 +345,7 @@ class CodeStage:
                 for u in outline.units
             )
             and not _wraps_functions(tree, SPECS[name].functions)
+            and not _holds_functions(tree, SPECS[name].functions)
         ):
             # JSON, CSV, YAML, a file listing read as expressions: data, not a source
             # file; only a fence's language tag says such text is code to trim (or the
@@ -540,6 +541,19 @@ def _wraps_functions(tree: Tree, functions: frozenset[str]) -> bool:
         parts = [call.child_by_field_name("function"), *(args.named_children if args else ())]
         if any(p is not None and bare(p).type in functions for p in parts):
             return True
+    return False
+
+
+def _holds_functions(tree: Tree, functions: frozenset[str]) -> bool:
+    """Whether a function is defined anywhere in it: a script whose one statement is a
+    `try { … }` around its functions (rn-fetch-blob's `prelink.js`). No data format reads
+    as a function."""
+    stack = list(tree.root_node.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in functions:
+            return True
+        stack.extend(node.named_children)
     return False
 
 
