@@ -344,7 +344,6 @@ class CodeStage:
                 u.kind in ("func", "class", "import") or u.title or u.commonjs
                 for u in outline.units
             )
-            and not _wraps_functions(tree, SPECS[name].functions)
             and not _holds_functions(tree, SPECS[name].functions)
         ):
             # JSON, CSV, YAML, a file listing read as expressions: data, not a source
@@ -519,35 +518,13 @@ class CodeStage:
 
 # Grammars in which no data format (JSON, CSV, YAML, INI) parses cleanly
 _NO_DATA = frozenset({"c", "cpp", "rust", "java"})
-# What wraps a call's callee (`(function () {…})()`, `!function () {…}()`)
-_WRAPPING = frozenset({"parenthesized_expression", "unary_expression"})
-
-
-def _wraps_functions(tree: Tree, functions: frozenset[str]) -> bool:
-    """Whether a top-level statement calls a function it defines or passes one (an IIFE, a
-    UMD or AMD wrapper, a bundle: `(function (root, factory) {…})(this, function () {…})`):
-    a whole library in one statement, which no data format reads as."""
-
-    def bare(node: Any) -> Any:
-        while node is not None and node.type in _WRAPPING and node.named_children:
-            node = node.named_children[-1]
-        return node
-
-    for stmt in tree.root_node.named_children:
-        call = bare(stmt.named_children[0]) if stmt.type == "expression_statement" else None
-        if call is None or call.type != "call_expression":
-            continue
-        args = call.child_by_field_name("arguments")
-        parts = [call.child_by_field_name("function"), *(args.named_children if args else ())]
-        if any(p is not None and bare(p).type in functions for p in parts):
-            return True
-    return False
 
 
 def _holds_functions(tree: Tree, functions: frozenset[str]) -> bool:
-    """Whether a function is defined anywhere in it: a script whose one statement is a
-    `try { … }` around its functions (rn-fetch-blob's `prelink.js`). No data format reads
-    as a function."""
+    """Whether a function is defined anywhere in it: a whole library in one statement (an
+    IIFE, a UMD or AMD wrapper, a bundle: `(function (root, factory) {…})(this, function ()
+    {…})`), a script whose one statement is a `try { … }` around its functions
+    (rn-fetch-blob's `prelink.js`). No data format reads as a function."""
     stack = list(tree.root_node.named_children)
     while stack:
         node = stack.pop()

@@ -606,12 +606,20 @@ def _defining_rows(outline: Outline, pattern: str, names: frozenset[str]) -> dic
     return where
 
 
+def _found_node(outline: Outline, row: int, m: re.Match[str]) -> Any:
+    """The syntax node where the name ``m`` found (its first group that matched) starts;
+    None without a tree."""
+    if outline.tree is None:
+        return None
+    col = m.start(next(i for i, g in enumerate(m.groups(), 1) if g))
+    return outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
+
+
 def _names_function(outline: Outline, row: int, m: re.Match[str]) -> bool:
     """Whether the name ``m`` found is a function's own (its ``name``): a Java method whose
     annotation starts it a row above (`@Override` / `public List<Spec> getModules(`)."""
-    col = m.start(next(i for i, g in enumerate(m.groups(), 1) if g))
-    node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
-    fn = node.parent
+    node = _found_node(outline, row, m)
+    fn = node.parent if node is not None else None
     return (
         fn is not None
         and fn.type in outline.spec.functions
@@ -638,11 +646,8 @@ def _typed_parameter(outline: Outline, row: int, m: re.Match[str]) -> bool:
     """Whether the name ``m`` found is a parameter with a type: TypeScript's of a function
     type (`update: (node: T) => T`), Python's typed over lines (`process_request: (`),
     which read like an object's arrow-function member."""
-    col = m.start(next(i for i, g in enumerate(m.groups(), 1) if g))
-    if outline.tree is None:
-        return False
-    node = outline.tree.root_node.descendant_for_point_range((row, col), (row, col))
-    return node.parent is not None and node.parent.type in _TYPED_PARAMETERS
+    node = _found_node(outline, row, m)
+    return node is not None and node.parent is not None and node.parent.type in _TYPED_PARAMETERS
 
 
 # A nested definition of a function or class named ``{0}``: Python, JS/TS (a function or
@@ -655,6 +660,11 @@ _JS_FUNCTION = (
     r"|\(\s*[{{\[]?\s*$)"
 )
 _FUNCTION_START = re.compile(_JS_FUNCTION.replace("{{", "{"))
+# A Java method's modifiers, type parameters and return type, before its name
+_JAVA_HEAD = (
+    r"(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
+    r"(?:<[^>]*>\s+)?[\w.\[\]?]+(?:<[\w.<>\[\]?, ]*>)?[\[\]]*"
+)
 _NESTED_DEF = (
     r"(?:\bdef|\bfunction\*?|\bfn|\bclass|\btype)\s+({0})\b"
     # (a body or a base follows, not a variable's name or a cast's `)`: C's
@@ -676,9 +686,8 @@ _NESTED_DEF = (
     # annotations on the row: `@Override public void onFetch(String taskId) {`; its type's
     # arguments spaced: `public Map<String, ReactModuleInfo> getReactModuleInfos() {`)
     + r"|^\s*(?:@[\w.]+(?:\([^()]*\))?\s+)*"
-    r"(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
-    r"(?:<[^>]*>\s+)?[\w.\[\]?]+(?:<[\w.<>\[\]?, ]*>)?[\[\]]*"
-    r"\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
+    + _JAVA_HEAD
+    + r"\s+({0})\s*\([^)]*\)\s*(?:throws\s+[\w., ]+)?\{{\s*$"
     # a Java lambda in a local variable: `Runnable onEvent = () -> {`
     r"|^\s*(?:final\s+)?[\w.<>\[\]?]+(?:<[\w.<>\[\]?, ]*>)?\s+({0})\s*=\s*(?:\([^)]*\)|\w+)\s*->"
 )
@@ -699,10 +708,8 @@ _WRAPPED_DEF = (
 # read only where the tree has a function start on the row, as a call may look so
 _METHOD_HEAD = (
     r"^\s*(?:(?:async|static|public|private|protected|override|get|set)\s+)*\*?\s*({0})"
-    r"\s*(?:<[^()]*>)?\s*\("
+    r"\s*(?:<[^()]*>)?\s*\(" + r"|^\s*" + _JAVA_HEAD + r"\s+({0})\s*\([^)]*$"
     # (Java: after its return type, the parameters over rows: `public List<Spec> get(`)
-    r"|^\s*(?:(?:public|protected|private|static|final|synchronized|default)\s+)*"
-    r"(?:<[^>]*>\s+)?[\w.\[\]?]+(?:<[\w.<>\[\]?, ]*>)?[\[\]]*\s+({0})\s*\([^)]*$"
 )
 # A TypeScript parameter property: a field the constructor's parameter list declares.
 _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:readonly\s+)?%s\b"
