@@ -200,10 +200,24 @@ containers/conmon, gin-contrib/cors and Rust enumn, jemalloc-sys, khronos-egl, c
 difflib, string, atomic-waker, extprim, vm-superio, pcre2 (and, Rust short of 40 files, the
 draw's next eight: easy-ext, semver-parser 0.7, assert_cli, normalize-line-endings, os_str_bytes,
 nodrop, libslirp, pamsm).
+Set ``x`` (chosen 2026-12-07, after set w's fixes; Go and Rust drawn at random, a ninth seed):
+Python in astral, geopy, svgwrite, pydot, textdistance, whoosh, w3lib, stomp.py, dnslib,
+python-crontab, fpdf2, colorlog, environs, tinycss2, odfpy, feedgen, chameleon, rq, asciimatics,
+yapf; C in pysptk's SPTK, jellyfish 0.9's cjellyfish, TgCrypto, pyminizip's minizip and simpleaudio;
+C++ in pyworld's WORLD, pyfarmhash, fastnumbers, pyclustering's ccore and the protozero, SimpleIni,
+node-addon-api headers; JS / TS / TSX / Java in highlight.js, clean-css, svgo, @noble/ciphers,
+@tanstack/pacer, @milkdown/core, @howljs/calendar-kit, react-native-graph, -star-rating-widget,
+@likashefqet/react-native-image-zoom, react-native-qrcode-styled, @10play/tentap-editor,
+react-native-avoid-softinput, image-filter-kit, nordic-dfu, vlc-media-player, ssl-pinning,
+get-sms-android, keyevent and cordova-plugin-printer, cordova-plugin-globalization,
+cordova-plugin-x-socialsharing; Go go-isemoji, sizedwaitgroup, oglematchers, gexpect,
+docker-credential-helpers, go-udp-testing, dbus, go-yara, go-hbci, iprange and Rust num-format,
+rustc-std-workspace-std, lalrpop-util, freetype-rs, core-graphics, derive_more, slog-async, adler32,
+humansize, permutohedron.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|w] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|w] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|x] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|x] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -268,6 +282,12 @@ _VIENNACL += ("meta/", "misc/", "traits/", "detail/**/", "device_specific/**/", 
 _PY_W = (
     "anytree asttokens bitstring blessed cmd2 dpkt json5 ldap3 marko mistletoe parsedatetime"
     " pefile pika pyelftools pyotp rope segno stevedore strictyaml treelib"
+)
+# (set x: pyclustering's C++ core, its clustering and containers)
+_CCORE = ("cluster", "container")
+_PY_X = (
+    "astral geopy svgwrite pydot textdistance Whoosh w3lib stomp_py dnslib python_crontab fpdf2"
+    " colorlog environs tinycss2 odfpy feedgen Chameleon rq asciimatics yapf"
 )
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
@@ -1178,6 +1198,64 @@ SETS = {
             f"{INC}/Spectra/**/*.h",
             f"{INC}/tut/*.hpp",
             f"{INC}/atomic_queue/*.h",
+        ],
+    },
+    "x": {
+        "PYPI": "astral-3.2 geopy-2.5.0 svgwrite-1.4.3 pydot-4.0.1 textdistance-4.6.3 Whoosh-2.7.4"
+        " w3lib-2.5.0 stomp_py-9.0.0 dnslib-0.9.26 python_crontab-3.4.0 fpdf2-2.8.9"
+        " colorlog-6.12.0 environs-15.2.0 tinycss2-1.5.1 odfpy-1.4.1 feedgen-1.0.0"
+        " Chameleon-4.6.0 rq-3.0.0 asciimatics-1.15.0 yapf-0.43.0 pysptk-1.0.1 jellyfish-0.9.0"
+        " TgCrypto-1.2.5 pyminizip-0.2.6 simpleaudio-1.0.4 pyworld-0.3.5 pyfarmhash-0.5.1"
+        " fastnumbers-5.2.0 pyclustering-0.10.1.2",
+        "NPM_PKGS": "highlight.js@11.12.0 clean-css@5.3.3 svgo@4.1.0 @noble/ciphers@2.4.0"
+        " @tanstack/pacer@0.22.0 @milkdown/core@7.22.1 @howljs/calendar-kit@2.5.6"
+        " react-native-graph@1.4.0 react-native-star-rating-widget@1.11.0"
+        " @likashefqet/react-native-image-zoom@4.3.0 react-native-qrcode-styled@0.4.0"
+        " @10play/tentap-editor@1.0.1 react-native-avoid-softinput@9.0.1"
+        " react-native-image-filter-kit@0.8.0 react-native-nordic-dfu@3.2.1"
+        " react-native-vlc-media-player@1.0.98 react-native-ssl-pinning@1.6.0"
+        " react-native-get-sms-android@2.1.0 react-native-keyevent@0.3.2"
+        " cordova-plugin-printer@0.8.0 cordova-plugin-globalization@1.11.0"
+        " cordova-plugin-x-socialsharing@6.0.4 node-addon-api@8.9.2",
+        "DEBS": "golang-github-makeworld-the-better-one-go-isemoji-dev=1.1.0-3"
+        " golang-github-remeh-sizedwaitgroup-dev=0.0~git20180822.5e7302b-1.1"
+        " golang-github-jacobsa-oglematchers-dev=0.0~git20150320-3"
+        " golang-github-coreos-gexpect-dev=0.1.1-3"
+        " golang-github-docker-docker-credential-helpers-dev=0.6.4+ds1-1"
+        " golang-github-stvp-go-udp-testing-dev=0.0~git20150316.0.abcd331-3"
+        " golang-dbus-dev=5.1.0-1 golang-github-hillu-go-yara-dev=4.2.4-2"
+        " golang-github-mitch000001-go-hbci-dev=0.4.0-2"
+        " golang-github-malfunkt-iprange-dev=0.9.0-4 librust-num-format-dev=0.4.0-4"
+        " librust-rustc-std-workspace-std-dev=1.0.1-1+b2 librust-lalrpop-util-dev=0.19.8-1"
+        " librust-freetype-rs-dev=0.26.0-1+b2 librust-core-graphics-dev=0.22.3-1+b1"
+        " librust-derive-more-dev=0.99.11-1 librust-slog-async-dev=2.7.0-1"
+        " librust-adler32-dev=1.2.0-1 librust-humansize-dev=1.1.0-2"
+        " librust-permutohedron-dev=0.2.4-3 libprotozero-dev=1.7.1-1"
+        " libsimpleini-dev=4.19+dfsg-1+b1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_X.split()],
+        "C_GLOBS": [
+            "pypi/pysptk*/lib/SPTK/**/*.[ch]",
+            "pypi/jellyfish*/cjellyfish/*.[ch]",
+            "pypi/TgCrypto*/tgcrypto/*.[ch]",
+            # (pyminizip's own files and minizip's, not the zlib it bundles)
+            "pypi/pyminizip*/src/*.[ch]",
+            "pypi/pyminizip*/zlib-*/contrib/minizip/*.[ch]",
+            "pypi/simpleaudio*/c_src/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/pyworld*/lib/World/src/*.cpp",
+            "pypi/pyworld*/lib/World/src/world/*.h",
+            "pypi/pyfarmhash*/src/*.cc",
+            "pypi/pyfarmhash*/src/*.h",
+            # (fastnumbers' own files, not the fast_float it bundles)
+            "pypi/fastnumbers*/include/fastnumbers/*.hpp",
+            "pypi/fastnumbers*/include/fastnumbers/parser/*.hpp",
+            "pypi/fastnumbers*/src/cpp/*.cpp",
+            *(f"pypi/pyclustering*/ccore/src/{d}/*.cpp" for d in _CCORE),
+            *(f"pypi/pyclustering*/ccore/include/pyclustering/{d}/*.hpp" for d in _CCORE),
+            f"{INC}/protozero/*.hpp",
+            f"{INC}/SimpleIni.h",
+            "npm/node-addon-api*/package/*.h",
         ],
     },
 }
