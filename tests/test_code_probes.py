@@ -5865,3 +5865,58 @@ def test_an_untagged_script_whose_functions_sit_in_a_try_block_is_trimmed() -> N
     assert "patching step 12" not in out
     assert clean_parse("javascript", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_code_commented_out_around_its_own_comments_is_dropped_whole() -> None:
+    # react-native-vlc-media-player's ReactVlcPlayerView.java: a method commented out in
+    # a class, its own comments turned into `*//* note *//*`, so one row ends a comment and
+    # starts the next; only the first was dropped, the rest dangled, the output did not
+    # parse and the file was sent whole (6,427 tokens over at a tenth)
+    steps = "".join(
+        f"    void step{i}() {{\n        size += {i} * scale;\n    }}\n\n" for i in range(30)
+    )
+    code = (
+        "package com.example;\n\npublic class Player {\n    private int size;\n\n"
+        "    public void onLayout(int width) {\n        size = width * 2;\n    }\n\n"
+        + steps
+        + "    /*private void resize() {\n        if (size > 0) {\n"
+        "            *//* no density given, assume 1:1 *//*\n            size = 1;\n"
+        "        }\n        *//* done *//*\n        invalidate();\n    }*/\n}\n"
+    )
+    out, res = _send("Why does `onLayout` set the wrong size?", "java", code, 0.3)
+    assert "        size = width * 2;\n" in out
+    assert "no density given" not in out
+    assert "step17" not in out
+    assert clean_parse("java", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_local_of_another_function_is_not_what_a_parameter_names() -> None:
+    # @howljs/calendar-kit's UnavailableHours.tsx: `UnavailableHourItem` takes
+    # `backgroundColor`, `containerStyle` … as props; another component declares locals of
+    # those names in its body, and they were kept as definitions the focal code uses,
+    # past the budget (121 over at a quarter)
+    rows = "".join(
+        f"      const part{i} = items.filter((it) => it.kind === {i});\n" for i in range(30)
+    )
+    code = (
+        "import { View } from 'react-native';\nimport { useBody } from './ctx';\n\n"
+        "const Columns = memo(\n  ({ items }: ColumnsProps) => {\n"
+        "    const {\n      start: calStart,\n      renderItem,\n      days,\n    } = useBody();\n"
+        "    const { color, style } = useTheme(\n      useCallback((s) => {\n"
+        "        return { color: s.color, style: s.style };\n      }, [])\n    );\n\n"
+        "    const all = useMemo(() => {\n" + rows + "      return items;\n    }, [items]);\n\n"
+        "    const renderRegion = (props: RegionProps, index: number) => {\n"
+        "      return <Item key={index} color={props.color || color} style={style}"
+        " start={calStart} renderItem={renderItem} />;\n"
+        "    };\n\n    return all.map(renderRegion);\n  }\n);\n\n"
+        "const Item = ({ color, style, renderItem, start }: ItemProps) => {\n"
+        "  const { height } = useBody();\n"
+        "  return (\n    <View style={[style, { backgroundColor: color, top: start }]}>\n"
+        "      {renderItem && renderItem({ start, height })}\n    </View>\n  );\n};\n"
+    )
+    out, res = _send("Why does `Item` return the wrong value?", "tsx", code, 0.2)
+    assert "      {renderItem && renderItem({ start, height })}\n" in out
+    assert "const { color, style } = useTheme(" not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

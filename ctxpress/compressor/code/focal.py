@@ -1148,15 +1148,28 @@ def header_imports(outline: Outline, p: Unit) -> list[Unit]:
 
 
 def _foreign_use(outline: Outline, u: Unit, user: Unit) -> bool:
-    """A Rust `use` inside another `mod` than ``user``'s: it binds its names there only
-    (`mod linux { use crate::Result; }` is no import of `mod bsd`'s code)."""
-    return (
-        outline.lang == "rust"
-        and u.kind == "import"
-        and u.parent is not None
-        and u.parent is not outline.root
-        and u.parent not in ancestors(user)
-    )
+    """Whether ``u`` binds its names only in a scope ``user`` is not in: a Rust `use` inside
+    another `mod` (`mod linux { use crate::Result; }` is no import of `mod bsd`'s code), or
+    a local of a function ``user`` is outside of (a component's `const { color } = useTheme()`
+    is not what another component's `color` parameter reads)."""
+    if u.parent is None or u.parent is outline.root:
+        return False
+    if outline.lang == "rust" and u.kind == "import" and u.parent not in ancestors(user):
+        return True
+    if outline.tree is None:
+        return False
+    line = outline.lines[u.start]
+    at = (u.start, len(line) - len(line.lstrip()))
+    node = outline.tree.root_node.named_descendant_for_point_range(at, at)
+    while node is not None:
+        if (
+            node.type in outline.spec.functions
+            and node.start_point < at
+            and not node.start_point[0] <= user.start <= user.last <= node.end_point[0]
+        ):
+            return True
+        node = node.parent
+    return False
 
 
 def _scopes_only(outline: Outline, body: list[Unit]) -> frozenset[str]:

@@ -1550,12 +1550,19 @@ class _Builder:
             groups.append(([node], lead))
             last_row = end_row(node)
         floating.extend(pending)
+        quiet: Any = None  # the last comment found quiet
         for c in floating:
             srow, erow = c.start_point[0], end_row(c)
             if self.lang == "go" and _GO_CONSTRAINT.match(node_text(c)):
                 continue  # a build constraint is not a comment: it stays (a structural row)
-            if not _prefix(lines, srow, c.start_point[1]).strip():
+            before = _prefix(lines, srow, c.start_point[1])
+            if quiet is not None and quiet.end_point[0] == srow:
+                # chained on the row the last one ends (`*//* note *//*`, code commented
+                # out around its own comments): quiet with it, or its rows would dangle
+                before = before[len(_prefix(lines, srow, quiet.end_point[1])) :]
+            if not before.strip():
                 self.quiet_rows.update(range(srow, erow + 1))
+                quiet = c
         units = []
         for group_nodes, lead in groups:
             head = lead[0] if lead else group_nodes[0]  # `/* package */ Token() {`: the comment
