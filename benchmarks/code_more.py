@@ -214,10 +214,24 @@ cordova-plugin-x-socialsharing; Go go-isemoji, sizedwaitgroup, oglematchers, gex
 docker-credential-helpers, go-udp-testing, dbus, go-yara, go-hbci, iprange and Rust num-format,
 rustc-std-workspace-std, lalrpop-util, freetype-rs, core-graphics, derive_more, slog-async, adler32,
 humansize, permutohedron.
+Set ``y`` (chosen 2026-12-07, after set x's fixes; Go and Rust drawn at random, a tenth seed):
+Python in gpxpy, pystache, mido, polib, skyfield, macholib, bandit, dpath, exifread, num2words,
+eventlet, rpyc, Pyro5, scrapy, PyHamcrest, behave, doit, hyperlink, pymodbus, pydub; C in
+pyfribidi's FriBidi, soxr's libsoxr, ecos, scs and uamqp's azure-uamqp-c; C++ in nmslib's
+similarity_search, pyopenjtalk's MeCab, youtokentome and the foonathan_memory, libsecrecy headers;
+JS / TS / TSX / Java in numeral, jsbarcode, natural, mousetrap, @scure/base, @scure/btc-signer,
+react-native-redash, cordova-plugin-purchase, react-native-ficus-ui, @tamagui/sheet,
+@tamagui/select, @gorhom/portal, react-native-mask-input, react-native-country-codes-picker,
+react-native-google-cast, -google-fit, -pjsip, -android-wifi, -hce, -blurhash and
+@mauron85/cordova-plugin-background-geolocation, cordova-plugin-crosswalk-webview,
+cordova-plugin-bluetooth-serial; Go pbnjay/memory, alexcesaro/log, mdlayher/raw, goid,
+go-http-auth, go-sasl, marstr/collection, msgpack.v2, acmez, modernc internal and Rust
+rand_xoshiro, async-channel, multihash, oxiri, ref-cast-impl, ansi-to-tui, effective-limits,
+num-iter, paste, wildmatch.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|x] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|x] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|y] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|y] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -289,6 +303,12 @@ _PY_X = (
     "astral geopy svgwrite pydot textdistance Whoosh w3lib stomp_py dnslib python_crontab fpdf2"
     " colorlog environs tinycss2 odfpy feedgen Chameleon rq asciimatics yapf"
 )
+_PY_Y = (
+    "gpxpy pystache mido polib skyfield macholib bandit dpath exifread num2words eventlet rpyc"
+    " pyro5 scrapy pyhamcrest behave doit hyperlink pymodbus pydub"
+)
+# (set y: uamqp's AMQP library and the Azure C utilities it bundles, not their tests' mocks)
+_UAMQP = "pypi/uamqp*/src/vendor/azure-uamqp-c"
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -1256,6 +1276,63 @@ SETS = {
             f"{INC}/protozero/*.hpp",
             f"{INC}/SimpleIni.h",
             "npm/node-addon-api*/package/*.h",
+        ],
+    },
+    "y": {
+        "PYPI": "gpxpy-1.6.2 pystache-0.6.8 mido-1.3.3 polib-1.2.0 skyfield-1.55 macholib-1.16.4"
+        " bandit-1.9.4 dpath-2.2.0 exifread-3.5.1 num2words-0.5.14 eventlet-0.41.3 rpyc-6.0.2"
+        " pyro5-5.17 scrapy-2.19.0 pyhamcrest-2.1.0 behave-1.3.3 doit-0.37.0 hyperlink-21.0.0"
+        " pymodbus-3.16.1 pydub-0.25.1 pyfribidi-0.12.0 soxr-1.1.0 ecos-2.0.14 scs-3.3.1"
+        " uamqp-1.6.11 nmslib-2.1.2 pyopenjtalk-0.4.1 youtokentome-1.0.6",
+        "NPM_PKGS": "numeral@2.0.6 jsbarcode@3.12.3 natural@8.2.6 mousetrap@1.6.5"
+        " @scure/base@2.4.0 @scure/btc-signer@2.4.1 react-native-redash@18.1.5"
+        " cordova-plugin-purchase@13.18.0 react-native-ficus-ui@1.3.3 @tamagui/sheet@3.3.3"
+        " @tamagui/select@3.3.3 @gorhom/portal@1.0.14 react-native-mask-input@1.2.3"
+        " react-native-country-codes-picker@2.3.5 react-native-google-cast@4.9.1"
+        " react-native-google-fit@0.22.1 react-native-pjsip@2.7.4"
+        " react-native-android-wifi@0.0.41 react-native-hce@0.3.0 react-native-blurhash@2.1.3"
+        " @mauron85/cordova-plugin-background-geolocation@3.1.0"
+        " cordova-plugin-crosswalk-webview@2.4.0 cordova-plugin-bluetooth-serial@0.4.7",
+        "DEBS": "golang-github-pbnjay-memory-dev=0.0~git20210728.7b4eea6-2"
+        " golang-github-alexcesaro-log-dev=0.0~git20150915.61e6862-3"
+        " golang-github-mdlayher-raw-dev=0.1.0-1"
+        " golang-github-petermattis-goid-dev=0.0~git20180202.b0b1615-3"
+        " golang-github-abbot-go-http-auth-dev=0.4.0-5"
+        " golang-github-emersion-go-sasl-dev=0.0~git20191210.430746e-3"
+        " golang-github-marstr-collection-dev=0.3.3+git20171004.e631537-1.1"
+        " golang-gopkg-vmihailenco-msgpack.v2-dev=4.3.1-2 golang-github-mholt-acmez-dev=0.1.3-2"
+        " golang-modernc-internal-dev=1.0.0-2 librust-rand-xoshiro-dev=0.6.0-2"
+        " librust-async-channel-dev=1.8.0-3 librust-multihash-dev=0.11.4-2"
+        " librust-oxiri-dev=0.2.2-4 librust-ref-cast-impl-dev=1.0.3-1+b2"
+        " librust-ansi-to-tui-dev=2.0.0-1+b1 librust-effective-limits-dev=0.5.5-3"
+        " librust-num-iter-dev=0.1.42-1 librust-paste-dev=1.0.7-1"
+        " librust-wildmatch-dev=2.1.1-1+b1 libfoonathan-memory-dev=0.7.2-3"
+        " libsecrecy-dev=0.0.5+ds-2+b1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_Y.split()],
+        "C_GLOBS": [
+            "pypi/pyfribidi*/fribidi-src/lib/*.[ch]",
+            "pypi/pyfribidi*/fribidi-src/charset/*.[ch]",
+            "pypi/soxr*/libsoxr/src/*.[ch]",
+            # (ecos' and scs' own files, not the SuiteSparse AMD and LDL they bundle)
+            "pypi/ecos*/ecos/src/*.[ch]",
+            "pypi/ecos*/ecos/include/*.h",
+            "pypi/scs*/scs_source/src/**/*.[ch]",
+            "pypi/scs*/scs_source/include/*.h",
+            "pypi/scs*/scs_source/linsys/*.[ch]",
+            "pypi/scs*/scs_source/linsys/cpu/**/*.[ch]",
+            f"{_UAMQP}/src/*.c",
+            f"{_UAMQP}/inc/azure_uamqp_c/*.h",
+            f"{_UAMQP}/deps/azure-c-shared-utility/src/*.c",
+        ],
+        "CPP_GLOBS": [
+            "pypi/nmslib*/similarity_search/src/**/*.cc",
+            "pypi/nmslib*/similarity_search/include/**/*.h",
+            "pypi/pyopenjtalk*/lib/open_jtalk/src/mecab/src/*.cpp",
+            "pypi/pyopenjtalk*/lib/open_jtalk/src/mecab/src/*.h",
+            "pypi/youtokentome*/youtokentome/cpp/*.cpp",
+            "pypi/youtokentome*/youtokentome/cpp/*.h",
+            f"{INC}/foonathan_memory/**/*.hpp",
+            f"{INC}/libsecrecy/*.hpp",
         ],
     },
 }
