@@ -5920,3 +5920,35 @@ def test_a_local_of_another_function_is_not_what_a_parameter_names() -> None:
     assert "const { color, style } = useTheme(" not in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+@pytest.mark.parametrize("tag", ["tsx", "jsx"])
+def test_a_cut_through_a_jsx_tag_elides_its_other_attributes(tag: str) -> None:
+    # @tamagui/select's SelectScrollButton.tsx: `frame` is declared in an inline handler,
+    # `onPointerEnter={composeEventHandlers(…, () => { function frame() {…} })}`; the cut
+    # around it kept every other attribute of the tag (215 tokens over at a quarter)
+    attrs = "".join(f"          attr{i}={{value{i} ? 'on-{i}' : 'off-{i}'}}\n" for i in range(30))
+    code = (
+        "import * as React from 'react'\n\n"
+        "export const Button = React.memo((props) => {\n"
+        "  const { dir, onEnter } = props\n"
+        "  const ref = React.useRef(null)\n"
+        "  return (\n        <Frame\n          ref={ref}\n"
+        + attrs
+        + "          onEnter={compose(onEnter, () => {\n"
+        "            let prev = Date.now()\n"
+        "            function frame() {\n"
+        "              const now = Date.now()\n"
+        "              ref.current.scrollTop += dir === 'up' ? prev - now : now - prev\n"
+        "              prev = now\n"
+        "            }\n"
+        "            requestAnimationFrame(frame)\n"
+        "          })}\n"
+        "          onLeave={() => cancelAnimationFrame(ref.current)}\n"
+        "        />\n  )\n})\n"
+    )
+    out, res = _send("Why does `frame` scroll the wrong way?", tag, code, 0.45)
+    assert "              ref.current.scrollTop += dir === 'up' ? prev - now : now - prev\n" in out
+    assert "attr17=" not in out
+    assert clean_parse("tsx" if tag == "tsx" else "javascript", out.encode()) is not None
+    assert not res.over_budget

@@ -863,6 +863,9 @@ _CUT_THROUGH = frozenset(
         "array",
     }
 )
+# JSX tags whose other attributes a cut may elide (an inline handler the cut is in:
+# `onPointerEnter={() => { function frame() {…} }}`), their rows between `<Tag` and `/>`.
+_JSX_TAGS = frozenset({"jsx_opening_element", "jsx_self_closing_element"})
 # What a row may start with before its closing bracket (a bundler's `/******/ ]);`).
 _LEADING_COMMENTS = re.compile(r"\s*(?:/\*.*?\*/\s*)*")
 
@@ -881,7 +884,7 @@ def _path_rows(
             continue  # the `{` a row starts with: its siblings are the members on the way
         p = c.parent
         box = p.parent if p.type == "statement_list" else p  # Go
-        if box is not None and box.type in _CUT_THROUGH:
+        if box is not None and (box.type in _CUT_THROUGH or box.type in _JSX_TAGS):
             cuts = [(box, p, c)]
         elif p.type in _BRANCHING and not python:
             # a statement on the way (`if … {…} else {…}`, `try {…} catch …`): the
@@ -895,6 +898,9 @@ def _path_rows(
                 if holder.parent is None or top <= holder.parent.start_point[0]:
                     continue
                 top, bottom = top - 1, bottom + 1
+            elif box.type in _JSX_TAGS:
+                if not _LEADING_COMMENTS.sub("", lines[bottom]).startswith(("/>", ">")):
+                    continue
             else:
                 opener, closer = "[]" if box.type == "array" else "{}"
                 if not (
