@@ -228,10 +228,25 @@ cordova-plugin-bluetooth-serial; Go pbnjay/memory, alexcesaro/log, mdlayher/raw,
 go-http-auth, go-sasl, marstr/collection, msgpack.v2, acmez, modernc internal and Rust
 rand_xoshiro, async-channel, multihash, oxiri, ref-cast-impl, ansi-to-tui, effective-limits,
 num-iter, paste, wildmatch.
+Set ``z`` (chosen 2026-12-07, after set y's fixes; Go and Rust drawn at random, an eleventh seed):
+Python in jeepney, antlr4-python3-runtime, traitlets, joserfc, executing, pg8000, fakeredis,
+olefile, pyphen, supervisor, avro, geographiclib, webcolors, patsy, cron-descriptor,
+python-gnupg, yamllint, tifffile, grpclib, unidiff; C in isal's ISA-L, igraph's C core,
+pyBigWig's libBigWig, quadprog and pykdtree; C++ in OpenCC, fastcluster, leidenalg and the
+libcds, ETL headers; JS / TS / TSX / Java in chance, raphael, xml2js, flexsearch,
+@internationalized/date, ethers, react-native-network-logger, -zoom-toolkit, sonner-native,
+zeego, react-native-ios-context-menu, -paper-tabs, -awesome-slider, -enriched, -kontaktio,
+-jw-media-player, -agora, -persona, -performance, -flipper, reanimated-color-picker,
+react-native-paper-dropdown and cordova-plugin-health, cordova-plugin-code-push,
+cordova-plugin-music-controls2; Go quic-go, opentracing-contrib/go-grpc, cheggaaa/pb.v1,
+masterminds/vcs, moby/sys, pmylund/go-cache, goja, docker/go, sourcemap.v1, go-httpheader and
+Rust ntest_test_cases, quote, unwrap, onig, ntest_proc_macro_helper, pkg-config,
+rfc822_sanitizer, digest, deunicode, pledge (and, Rust short of 40 files, the draw's next three:
+osmesa-sys, scheduled-thread-pool, vm-memory).
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|y] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|y] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|z] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|z] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -309,6 +324,15 @@ _PY_Y = (
 )
 # (set y: uamqp's AMQP library and the Azure C utilities it bundles, not their tests' mocks)
 _UAMQP = "pypi/uamqp*/src/vendor/azure-uamqp-c"
+_PY_Z = (
+    "jeepney antlr4_python3_runtime traitlets joserfc executing pg8000 fakeredis olefile pyphen"
+    " supervisor avro geographiclib webcolors patsy cron_descriptor python_gnupg yamllint"
+    " tifffile grpclib unidiff"
+)
+# (set z: ISA-L's portable C, not its aarch64 / ppc64le / riscv64 ports; igraph's C core, not
+# the GLPK, LAPACK, qhull, ... it bundles, nor its C++ parts and generated parsers)
+_ISAL = "pypi/isal*/src/isal/isa-l"
+_IGRAPH = "pypi/igraph*/vendor/source/igraph"
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -1333,6 +1357,63 @@ SETS = {
             "pypi/youtokentome*/youtokentome/cpp/*.h",
             f"{INC}/foonathan_memory/**/*.hpp",
             f"{INC}/libsecrecy/*.hpp",
+        ],
+    },
+    "z": {
+        "PYPI": "jeepney-0.9.0 antlr4_python3_runtime-4.13.2 traitlets-5.16.1 joserfc-1.8.0"
+        " executing-2.3.0 pg8000-1.31.6 fakeredis-2.40.0 olefile-0.47 pyphen-0.18.1"
+        " supervisor-4.3.0 avro-1.12.2 geographiclib-2.1 webcolors-25.10.0 patsy-1.0.3"
+        " cron_descriptor-2.2.1 python_gnupg-0.5.7 yamllint-1.38.0 tifffile-2026.11.8"
+        " grpclib-0.4.9 unidiff-1.0.1 isal-1.9.1 igraph-1.0.0 pybigwig-0.3.29 quadprog-0.1.14"
+        " pykdtree-1.4.3 opencc-1.4.2 fastcluster-1.3.0 leidenalg-0.12.0",
+        "NPM_PKGS": "chance@1.1.13 raphael@2.3.0 xml2js@0.6.2 flexsearch@0.8.212"
+        " @internationalized/date@3.12.4 ethers@6.17.0 react-native-network-logger@3.0.0"
+        " react-native-zoom-toolkit@5.1.1 sonner-native@0.27.0 zeego@3.0.6"
+        " react-native-ios-context-menu@3.2.1 react-native-paper-tabs@0.11.4"
+        " react-native-awesome-slider@2.9.0 react-native-enriched@0.8.1"
+        " react-native-kontaktio@4.1.0 react-native-jw-media-player@0.2.46"
+        " react-native-agora@4.6.4 react-native-persona@2.54.0 react-native-performance@7.0.0"
+        " react-native-flipper@0.273.0 reanimated-color-picker@5.1.3"
+        " react-native-paper-dropdown@2.3.1 cordova-plugin-health@3.2.4"
+        " cordova-plugin-code-push@2.0.0 cordova-plugin-music-controls2@3.0.7",
+        "DEBS": "golang-github-lucas-clemente-quic-go-dev=0.29.0-1"
+        " golang-github-opentracing-contrib-go-grpc-dev=0.0~git20210225.73cb765-3"
+        " golang-gopkg-cheggaaa-pb.v1-dev=1.0.25-1 golang-github-masterminds-vcs-dev=1.12.0-4"
+        " golang-github-moby-sys-dev=0.0~git20220606.416188a-1"
+        " golang-github-pmylund-go-cache-dev=0.0~git20150304-2"
+        " golang-github-dop251-goja-dev=0.0~git20170430.0.d382686-2"
+        " golang-github-docker-go-dev=0.0~git20160303.0.d30aec9-3.1"
+        " golang-gopkg-sourcemap.v1-dev=1.0.5+git20170213.0.6e83ace-1"
+        " golang-github-mozillazg-go-httpheader-dev=0.3.1-2"
+        " librust-ntest-test-cases-dev=0.8.0-1+b1 librust-quote-dev=1.0.21-1"
+        " librust-unwrap-dev=1.2.1-2 librust-onig-dev=6.3.2-1"
+        " librust-ntest-proc-macro-helper-dev=0.8.0-1+b1 librust-pkg-config-dev=0.3.25-2"
+        " librust-rfc822-sanitizer-dev=0.3.3-2 librust-digest-dev=0.10.5-2"
+        " librust-deunicode-dev=1.3.1-1+b1 librust-pledge-dev=0.3.1-1+b1"
+        " librust-osmesa-sys-dev=0.1.2-1+b1 librust-scheduled-thread-pool-dev=0.2.6-1+b1"
+        " librust-vm-memory-dev=0.10.0-3 etl-dev=1.5.1-1 libcds-dev=2.3.3-2",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_Z.split()],
+        "C_GLOBS": [
+            "pypi/isal*/src/isal/*.[ch]",
+            *(f"{_ISAL}/{d}/*.[ch]" for d in ("igzip", "erasure_code", "crc", "raid", "mem")),
+            f"{_ISAL}/include/*.h",
+            "pypi/igraph*/src/_igraph/*.[ch]",
+            f"{_IGRAPH}/src/*.c",
+            f"{_IGRAPH}/src/*/*.c",
+            f"{_IGRAPH}/include/*.h",
+            "pypi/pybigwig*/*.[ch]",
+            "pypi/pybigwig*/libBigWig/*.[ch]",
+            "pypi/quadprog*/quadprog/*.c",
+            "pypi/pykdtree*/pykdtree/_kdtree_core.c",
+        ],
+        "CPP_GLOBS": [
+            "pypi/opencc*/src/*.cpp",
+            "pypi/opencc*/src/*.hpp",
+            "pypi/fastcluster*/src/*.cpp",
+            "pypi/leidenalg*/src/leidenalg/*.cpp",
+            "pypi/leidenalg*/include/*.h",
+            f"{INC}/cds/**/*.h",
+            f"{INC}/ETL/ETL/_*.h",
         ],
     },
 }
