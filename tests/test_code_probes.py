@@ -5952,3 +5952,33 @@ def test_a_cut_through_a_jsx_tag_elides_its_other_attributes(tag: str) -> None:
     assert "attr17=" not in out
     assert clean_parse("tsx" if tag == "tsx" else "javascript", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_cpp_namespaces_opened_on_one_row_open_where_the_outer_holds_a_using_line() -> None:
+    # libcds' compiler/vc/amd64/bitop.h: `namespace bitop { namespace platform { namespace vc
+    # { namespace amd64 {` on one row, closed as `}} // namespace vc::amd64`, then `using
+    # namespace vc::amd64;` and `}}}`: the namespaces did not open, and every function in
+    # them was kept (662 tokens over at a tenth)
+    funcs = "".join(
+        f"        static inline int msb{i}( uint32_t nArg )\n        {{\n"
+        f"            unsigned long nIndex;\n            _BitScanReverse{i}( &nIndex, nArg );\n"
+        f"            return (int) nIndex + {i};\n        }}\n\n"
+        for i in range(12)
+    )
+    code = (
+        "namespace cds {\n"
+        "    namespace bitop { namespace platform { namespace vc { namespace amd64 {\n\n"
+        + funcs
+        + "        static inline int lsb32nz( uint32_t nArg )\n        {\n"
+        "            assert( nArg != 0 );\n            unsigned long nIndex;\n"
+        "            _BitScanForward( &nIndex, nArg );\n            return (int) nIndex;\n"
+        "        }\n\n"
+        "    }} // namespace vc::amd64\n\n    using namespace vc::amd64;\n\n"
+        "}}}    // namespace cds::bitop::platform\n"
+    )
+    out, res = _send("Why does `lsb32nz` return the wrong value?", "cpp", code, 0.3)
+    assert "            _BitScanForward( &nIndex, nArg );\n" in out
+    assert "_BitScanReverse7(" not in out
+    assert "    using namespace vc::amd64;\n" in out
+    assert clean_parse("cpp", out.encode()) is not None
+    assert not res.over_budget

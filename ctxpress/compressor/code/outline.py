@@ -613,6 +613,11 @@ def _comments_before(block: Any) -> list[Any]:
     return out
 
 
+# Rows an outer namespace may hold after an inner one opened on its row closes: kept with
+# the closing braces when the inner one opens as the block.
+_CLOSING_ROWS = 4
+
+
 def end_row(node: Any) -> int:
     row, col = node.end_point
     return row - 1 if col == 0 and row > node.start_point[0] else int(row)
@@ -1091,21 +1096,24 @@ class _Builder:
     def innermost_namespace(self, core: Any) -> Any:
         """``namespace a { namespace b {`` on one line, or closed together (``}}  //
         namespace a::b``): the inner body is the one whose braces own their lines, so the
-        pair opens (and trims) as one block."""
+        pair opens (and trims) as one block. So too where the outer one holds a few rows
+        after the inner one closes (``}} // namespace vc::amd64`` / ``using namespace
+        vc::amd64;`` / ``}}}``): they are kept with its closing rows."""
         while True:
             body = core.child_by_field_name("body")
             if body is None:
                 return core
             inner = [c for c in body.named_children if c.type not in self.spec.comments]
             if (
-                len(inner) != 1
+                not inner
                 or inner[0].type != "namespace_definition"
-                or (
-                    inner[0].start_point[0] != body.start_point[0]
-                    and end_row(inner[0]) != end_row(body)
-                )
                 or inner[0].child_by_field_name("body") is None
             ):
+                return core
+            opens_with = inner[0].start_point[0] == body.start_point[0]
+            after = end_row(body) - end_row(inner[0])  # rows the outer one holds after it
+            alone = len(inner) == 1 and (opens_with or after == 0)
+            if not (alone or (opens_with and after <= _CLOSING_ROWS)):
                 return core
             core = inner[0]
 
