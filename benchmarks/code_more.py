@@ -243,10 +243,26 @@ masterminds/vcs, moby/sys, pmylund/go-cache, goja, docker/go, sourcemap.v1, go-h
 Rust ntest_test_cases, quote, unwrap, onig, ntest_proc_macro_helper, pkg-config,
 rfc822_sanitizer, digest, deunicode, pledge (and, Rust short of 40 files, the draw's next three:
 osmesa-sys, scheduled-thread-pool, vm-memory).
+Set ``aa`` (chosen 2026-12-07, after set z's fixes; Go and Rust drawn at random, a twelfth seed):
+Python in cssselect, python-can, bleak, furl, dictdiffer, hjson, pyaes, pyvisa, nbformat, astor,
+hvac, multimethod, mimesis, pdfrw, xlwt, textfsm, ncclient, pydicom, html2text, geojson; C in
+pyerfa's ERFA, ephem's libastro, pyswisseph's Swiss Ephemeris, SimSIMD and PyWavelets; C++ in
+sgp4, python-sat's encodings, manifold3d, clickhouse-cityhash and pyvoro's voro++; JS / TS /
+TSX / Java in cytoscape, sax, micromatch, chokidar, hls.js, @grpc/grpc-js, @msgpack/msgpack,
+react-native-sticky-parallax-header, @react-google-maps/api, react-native-hold-menu,
+-reorderable-list, -teleport, expo-video, react-native-reanimated-table,
+@backpackapp-io/react-native-toast, react-native-photo-editor, jail-monkey,
+react-native-simple-crypto, @supersami/rn-foreground-service, react-native-location,
+-activity-recognition and cordova-hot-code-push-plugin, cordova-plugin-ionic-webview,
+cordova-plugin-secure-storage-echo; Go mcuadros/go-lookup, goburrow/modbus, spf13/fsync,
+nebulouslabs/demotemutex, svanharmelen/jsonapi, influxdb1-client, creack/pty, jeffail/gabs,
+gir gio-2.0, jaypipes/pcidb and Rust ouroboros_macro, futures-core, crates-io, libsystemd,
+alloc-no-stdlib, libc-print, fwdansi, sha-1 0.9, numtoa, rustfix (and, Rust short of 40 files,
+the draw's next three: environment, skeptic, criterion-plot).
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|z] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|z] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|aa] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|aa] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -333,6 +349,13 @@ _PY_Z = (
 # the GLPK, LAPACK, qhull, ... it bundles, nor its C++ parts and generated parsers)
 _ISAL = "pypi/isal*/src/isal/isa-l"
 _IGRAPH = "pypi/igraph*/vendor/source/igraph"
+# (set aa: pyswisseph's Swiss Ephemeris and its helpers, not the SQLite they bundle nor the
+# Swiss Ephemeris tests; ephem's libastro, not the dtoa.c it bundles nor its planet tables;
+# manifold3d, clickhouse-cityhash and pyvoro without their Cython-generated C++)
+_PY_AA = (
+    "cssselect python_can bleak furl dictdiffer hjson pyaes pyvisa nbformat astor hvac"
+    " multimethod mimesis pdfrw xlwt textfsm ncclient pydicom html2text geojson"
+)
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
     " netaddr jsonpatch jsonpointer python_dotenv wcwidth"
@@ -1414,6 +1437,66 @@ SETS = {
             "pypi/leidenalg*/include/*.h",
             f"{INC}/cds/**/*.h",
             f"{INC}/ETL/ETL/_*.h",
+        ],
+    },
+    "aa": {
+        "PYPI": "cssselect-1.6.0 python_can-4.6.1 bleak-3.1.0 furl-2.1.4 dictdiffer-0.10.0"
+        " hjson-3.1.0 pyaes-1.6.1 pyvisa-1.16.2 nbformat-5.11.1 astor-0.8.1 hvac-2.4.0"
+        " multimethod-2.1 mimesis-22.2.0 pdfrw-0.4 xlwt-1.3.0 textfsm-2.1.0 ncclient-0.7.1"
+        " pydicom-3.0.2 html2text-2025.4.15 geojson-3.3.0 pyerfa-2.0.1.5 ephem-4.2.1"
+        " pyswisseph-2.10.3.2 simsimd-6.5.16 pywavelets-1.10.0 sgp4-2.27 python_sat-1.9.dev24"
+        " manifold3d-3.5.4 clickhouse_cityhash-1.0.2.6 pyvoro-1.3.2",
+        "NPM_PKGS": "cytoscape@3.35.0 sax@1.6.1 micromatch@4.0.8 chokidar@3.6.0 hls.js@1.7.4"
+        " @grpc/grpc-js@1.14.7 @msgpack/msgpack@3.1.3 react-native-sticky-parallax-header@1.1.1"
+        " @react-google-maps/api@2.20.8 react-native-hold-menu@0.1.6"
+        " react-native-reorderable-list@0.18.1 react-native-teleport@1.2.2 expo-video@58.0.1"
+        " react-native-reanimated-table@0.0.2 @backpackapp-io/react-native-toast@0.15.1"
+        " react-native-photo-editor@1.0.13 jail-monkey@3.0.0 react-native-simple-crypto@0.2.15"
+        " @supersami/rn-foreground-service@2.2.5 react-native-location@2.5.0"
+        " react-native-activity-recognition@3.2.0 cordova-hot-code-push-plugin@1.5.3"
+        " cordova-plugin-ionic-webview@5.0.1 cordova-plugin-secure-storage-echo@5.1.1",
+        "DEBS": "golang-github-mcuadros-go-lookup-dev=0.0~git20171110.5650f26-3"
+        " golang-github-goburrow-modbus-dev=0.1.0-3 golang-github-spf13-fsync-dev=0.9.0-2"
+        " golang-github-nebulouslabs-demotemutex-dev=0.0~git20151003.0.235395f-1.1"
+        " golang-github-svanharmelen-jsonapi-dev=1.0.0+git20180618.0c0828c-4"
+        " golang-github-influxdata-influxdb1-client-dev=0.0~git20220302.a9ab567-2"
+        " golang-github-creack-pty-dev=1.1.18-1 golang-github-jeffail-gabs-dev=2.3.0-1"
+        " golang-gir-gio-2.0-dev=2.2.0-1 golang-github-jaypipes-pcidb-dev=1.0.0-1"
+        " librust-ouroboros-macro-dev=0.15.3-1 librust-futures-core-dev=0.3.21-1"
+        " librust-crates-io-dev=0.34.0-2 librust-libsystemd-dev=0.2.1-5"
+        " librust-alloc-no-stdlib-dev=2.0.4-1 librust-libc-print-dev=0.1.20-1"
+        " librust-fwdansi-dev=1.1.0-1+b1 librust-sha-1-0.9-dev=0.9.8-1+b1"
+        " librust-numtoa-dev=0.2.3-1 librust-rustfix-dev=0.6.0-1+b1"
+        " librust-environment-dev=0.1.1-1+b1 librust-skeptic-dev=0.13.7-2"
+        " librust-criterion-plot-dev=0.4.5-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_AA.split()],
+        "C_GLOBS": [
+            "pypi/pyerfa*/liberfa/erfa/src/*.[ch]",
+            "pypi/ephem*/libastro/*.[ch]",
+            "pypi/ephem*/extensions/_libastro.c",
+            "pypi/pyswisseph*/*.c",
+            "pypi/pyswisseph*/libswe/*.[ch]",
+            "pypi/pyswisseph*/swephelp/*.[ch]",
+            "pypi/simsimd*/include/simsimd/*.h",
+            "pypi/simsimd*/c/*.c",
+            "pypi/simsimd*/python/*.c",
+            "pypi/pywavelets*/pywt/_extensions/c/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/sgp4*/extension/*.cpp",
+            "pypi/sgp4*/extension/*.h",
+            "pypi/python_sat*/cardenc/*.[ch]*",
+            "pypi/python_sat*/formula/*.[ch]*",
+            "pypi/manifold3d*/src/*.cpp",
+            "pypi/manifold3d*/src/*.h",
+            "pypi/manifold3d*/src/cross_section/*.cpp",
+            "pypi/manifold3d*/include/manifold/*.h",
+            "pypi/manifold3d*/bindings/python/*.cpp",
+            "pypi/clickhouse_cityhash*/src/city.cc",
+            "pypi/clickhouse_cityhash*/include/*.h",
+            "pypi/pyvoro*/src/*.cc",
+            "pypi/pyvoro*/src/*.hh",
+            "pypi/pyvoro*/pyvoro/vpp.*",
         ],
     },
 }
