@@ -5982,3 +5982,29 @@ def test_cpp_namespaces_opened_on_one_row_open_where_the_outer_holds_a_using_lin
     assert "    using namespace vc::amd64;\n" in out
     assert clean_parse("cpp", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_method_of_a_class_a_class_field_holds_is_found() -> None:
+    # @grpc/grpc-js's load-balancer-child-handler.ts: `private ChildPolicyHelper = class {
+    # … private calledByCurrentChild() {…} }` was one statement: the method asked about was
+    # not found (a map without it was sent), and a trace into it kept the field whole
+    methods = "".join(
+        f"    step{i}(state: number) {{\n      this.parent.state{i} = state * {i};\n"
+        f"      return this.parent.state{i};\n    }}\n"
+        for i in range(16)
+    )
+    code = (
+        "import { LoadBalancer } from './load-balancer';\n\n"
+        "export class ChildHandler {\n  private currentChild: LoadBalancer | null = null;\n\n"
+        "  private ChildPolicyHelper = class {\n    private child: LoadBalancer | null = null;\n"
+        "    constructor(private parent: ChildHandler) {}\n"
+        + methods
+        + "    private calledByCurrentChild(): boolean {\n"
+        "      return this.child === this.parent.currentChild;\n    }\n  };\n\n"
+        "  update(): void {\n    this.currentChild = null;\n  }\n}\n"
+    )
+    out, res = _send("Why does `calledByCurrentChild` return false?", "ts", code, 0.3)
+    assert "      return this.child === this.parent.currentChild;\n" in out
+    assert "this.parent.state9 = state * 9;" not in out
+    assert clean_parse("typescript", out.encode()) is not None
+    assert not res.over_budget

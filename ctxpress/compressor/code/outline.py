@@ -825,10 +825,11 @@ class _Builder:
                         return right, (words[-1] if words else None)
                 break
             if core.type in ("field_definition", "public_field_definition"):
-                # a class field holding a function (`handleSubmit = (e) => { … }`): a method
+                # a class field holding a function (`handleSubmit = (e) => { … }`): a method;
+                # one holding a class (`private Helper = class implements T { … }`): a class
                 value = core.child_by_field_name("value")
                 key = core.child_by_field_name("property") or core.child_by_field_name("name")
-                if value is not None and value.type in spec.functions and key is not None:
+                if value is not None and value.type in spec.functions | spec.containers and key:
                     return value, node_text(key)
                 break
             if core.type == "pair":
