@@ -259,10 +259,24 @@ nebulouslabs/demotemutex, svanharmelen/jsonapi, influxdb1-client, creack/pty, je
 gir gio-2.0, jaypipes/pcidb and Rust ouroboros_macro, futures-core, crates-io, libsystemd,
 alloc-no-stdlib, libc-print, fwdansi, sha-1 0.9, numtoa, rustfix (and, Rust short of 40 files,
 the draw's next three: environment, skeptic, criterion-plot).
+Set ``ab`` (chosen 2026-12-07, after set aa's fixes; Go and Rust drawn at random, a thirteenth
+seed): Python in chess, intelhex, tinytag, pyquery, cssutils, bibtexparser, pyshp, pyusb, Arpeggio,
+vobject, pypng, pymap3d, jplephem, python-xlib, jwcrypto, python-pptx, pyftpdlib, pykka, cheroot,
+caldav; C in hidapi, pynauty's nauty, html5-parser's gumbo, rpi_ws281x and NOVAS; C++ in metrohash,
+MeshPy's TetGen and Triangle wrappers, uharfbuzz's HarfBuzz, pythran's pythonic headers and ripser;
+JS / TS / TSX / Java in css-tree, ohm-js, nearley, remarkable, pg-protocol, bson,
+@codeherence/react-native-header, react-native-country-select, -screen-transitions,
+@portabletext/react-native, @kolking/react-native-avatar, react-native-draggable-grid,
+-applovin-max, -secure-key-store, -get-location, -branch, -radar, -text-size, -file-logger,
+-screenshot-prevent, -action-sheet, -adjust, -create-thumbnail and cordova-plugin-nativestorage,
+cordova-plugin-file-opener2, cordova-plugin-actionsheet; Go go-openapi/spec, google/wire, tmc/scp,
+tklauser/go-sysconf, guestfs, docker/libkv, sourcegraph/jsonrpc2, gabriel-vasile/mimetype,
+tchap/go-patricia, cryptix/wav and Rust foreign-types-shared 0.1, sval_derive, webpki,
+stable_deref_trait, env_logger, tree-sitter, digest 0.9, constant_time_eq, enum-map-derive, glib.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|aa] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|aa] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|ab] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|ab] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -355,6 +369,13 @@ _IGRAPH = "pypi/igraph*/vendor/source/igraph"
 _PY_AA = (
     "cssselect python_can bleak furl dictdiffer hjson pyaes pyvisa nbformat astor hvac"
     " multimethod mimesis pdfrw xlwt textfsm ncclient pydicom html2text geojson"
+)
+# (set ab: hidapi's C, not its Cython-generated hid.c; rpi_ws281x's lib, not its SWIG wrapper;
+# metrohash, uharfbuzz and ripser without their Cython-generated C++; pythran's pythonic
+# headers, not the Boost and xsimd copies it bundles)
+_PY_AB = (
+    "chess intelhex tinytag pyquery cssutils bibtexparser pyshp pyusb Arpeggio vobject pypng"
+    " pymap3d jplephem python-xlib jwcrypto python_pptx pyftpdlib pykka cheroot caldav"
 )
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
@@ -1497,6 +1518,56 @@ SETS = {
             "pypi/pyvoro*/src/*.cc",
             "pypi/pyvoro*/src/*.hh",
             "pypi/pyvoro*/pyvoro/vpp.*",
+        ],
+    },
+    "ab": {
+        "PYPI": "chess-1.11.2 intelhex-2.3.0 tinytag-2.3.2 pyquery-2.1.0 cssutils-2.15.0"
+        " bibtexparser-2.1.0 pyshp-3.1.9 pyusb-1.3.1 Arpeggio-2.0.3 vobject-0.9.9"
+        " pypng-0.20220715.0 pymap3d-3.2.0 jplephem-2.24 python-xlib-0.33 jwcrypto-1.6.1"
+        " python_pptx-1.0.2 pyftpdlib-2.2.0 pykka-4.5.0 cheroot-11.1.2 caldav-3.6.0"
+        " hidapi-0.15.0 pynauty-2.8.8.1 html5_parser-0.5.0 rpi_ws281x-5.0.0 novas-3.1.1.6"
+        " metrohash-0.4.1 meshpy-2026.1.1 uharfbuzz-0.57.0 pythran-0.19.0 ripser-0.6.15",
+        "NPM_PKGS": "css-tree@3.2.1 ohm-js@17.5.0 nearley@2.20.1 remarkable@2.0.1"
+        " pg-protocol@1.16.1 bson@7.3.4 @codeherence/react-native-header@1.0.1"
+        " react-native-country-select@0.4.0 react-native-screen-transitions@3.13.0"
+        " @portabletext/react-native@3.0.0 @kolking/react-native-avatar@2.1.6"
+        " react-native-draggable-grid@2.2.2 react-native-applovin-max@9.6.0"
+        " react-native-secure-key-store@2.0.10 react-native-get-location@6.0.1"
+        " react-native-branch@7.0.0 react-native-radar@4.36.0 react-native-text-size@3.0.0"
+        " react-native-file-logger@0.7.3 react-native-screenshot-prevent@1.2.2"
+        " react-native-action-sheet@2.2.0 react-native-adjust@5.8.0"
+        " react-native-create-thumbnail@2.2.0 cordova-plugin-nativestorage@2.3.2"
+        " cordova-plugin-file-opener2@4.0.0 cordova-plugin-actionsheet@2.3.3",
+        "DEBS": "golang-github-go-openapi-spec-dev=1:0.20.4-2"
+        " golang-github-google-wire-dev=0.5.0-2 golang-github-tmc-scp-dev=0.0+20170825-2"
+        " golang-github-tklauser-go-sysconf-dev=0.3.9-2 golang-guestfs-dev=1:1.48.6-2"
+        " golang-github-docker-libkv-dev=0.2.1-3 golang-github-sourcegraph-jsonrpc2-dev=0.1.0-3"
+        " golang-github-gabriel-vasile-mimetype-dev=1.4.1+dfsg1-2"
+        " golang-github-tchap-go-patricia-dev=2.3.1-1"
+        " golang-github-cryptix-wav-dev=0.0~git20180415.8bdace6-2"
+        " librust-foreign-types-shared-0.1-dev=0.1.1-1+b2 librust-sval-derive-dev=1.0.0~alpha.5-2"
+        " librust-webpki-dev=0.22.0-1 librust-stable-deref-trait-dev=1.2.0-1"
+        " librust-env-logger-dev=0.9.3-1 librust-tree-sitter-dev=0.20.9-2"
+        " librust-digest-0.9-dev=0.9.0-3 librust-constant-time-eq-dev=0.1.5-1"
+        " librust-enum-map-derive-dev=0.10.0-1 librust-glib-dev=0.14.8-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_AB.split()],
+        "C_GLOBS": [
+            "pypi/hidapi*/hidapi/**/*.[ch]",
+            "pypi/pynauty*/src/**/*.[ch]",
+            "pypi/html5_parser*/gumbo/*.[ch]",
+            "pypi/html5_parser*/src/*.[ch]",
+            "pypi/rpi_ws281x*/lib/*.[ch]",
+            "pypi/novas*/Cdist/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/metrohash*/src/metrohash*.cc",
+            "pypi/metrohash*/src/*.h",
+            "pypi/meshpy*/src/cpp/*.[ch]*",
+            "pypi/uharfbuzz*/harfbuzz/src/**/*.cc",
+            "pypi/uharfbuzz*/harfbuzz/src/**/*.hh",
+            "pypi/uharfbuzz*/harfbuzz/src/*.h",
+            "pypi/pythran*/pythran/pythonic/**/*.hpp",
+            "pypi/ripser*/src/ripser/ripser.cpp",
         ],
     },
 }
