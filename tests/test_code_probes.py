@@ -6008,3 +6008,55 @@ def test_a_method_of_a_class_a_class_field_holds_is_found() -> None:
     assert "this.parent.state9 = state * 9;" not in out
     assert clean_parse("typescript", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_rust_call_is_not_an_invocation_of_the_macro_of_that_name() -> None:
+    # glib's value.rs: `from_glib(self.0.g_type)` calls the function `use crate::translate::*`
+    # brings in; the file's `macro_rules! from_glib { … }` (120 rows) was kept as its callee
+    # (252 tokens over at a tenth). A `from_glib!(…)` invocation still keeps the macro.
+    arms = "".join(
+        f"    ($name:ident, {i}) => {{\n        impl FromGlibPtr{i} for $name {{\n"
+        f"            unsafe fn from_glib_{i}(ptr: *mut GValue) -> Self {{ Self(ptr) }}\n"
+        f"        }}\n    }};\n"
+        for i in range(14)
+    )
+    code = (
+        "use crate::translate::*;\n\nmacro_rules! from_glib {\n" + arms + "}\n\n"
+        "pub struct Value(GValue);\n\nimpl Value {\n"
+        "    pub fn type_(&self) -> Type {\n        unsafe { from_glib(self.0.g_type) }\n    }\n\n"
+        "    pub fn wrap(ptr: *mut GValue) -> Self {\n        from_glib!(Value, 3)\n    }\n}\n"
+    )
+    out, res = _send("Why does `type_` return the wrong type?", "rust", code, 0.3)
+    assert "        unsafe { from_glib(self.0.g_type) }\n" in out
+    assert "FromGlibPtr9" not in out
+    assert clean_parse("rust", out.encode()) is not None
+    assert not res.over_budget
+    out, res = _send("Why does `wrap` crash?", "rust", code, 0.9)
+    assert "        from_glib!(Value, 3)\n" in out
+    assert "impl FromGlibPtr9 for $name {" in out
+
+
+def test_a_nested_generic_arrow_with_its_parameters_over_rows_is_found() -> None:
+    # react-native-screen-transitions' create-provider.tsx: `const useStoreSelector =
+    # <Selected,>(` / parameters / `) =>` inside the arrow a function returns was not found
+    # as a nested definition, and a map without it was sent
+    helpers = "".join(
+        f"\t\tconst helper{i} = (value: number) => {{\n\t\t\tconst next = value * {i};\n"
+        f"\t\t\treturn next + {i};\n\t\t}};\n"
+        for i in range(20)
+    )
+    code = (
+        "export default function createProvider(name: string) {\n"
+        "\treturn <Props extends object, Value>(factory: (props: Props) => Value) => {\n"
+        + helpers
+        + "\t\tconst useStoreSelector = <Selected,>(\n"
+        "\t\t\tselectorOrKey?: string | ((value: Value) => Selected),\n"
+        "\t\t) => {\n\t\t\tconst store = useStore(name);\n"
+        "\t\t\treturn typeof selectorOrKey === 'string' ? store[selectorOrKey] : store;\n"
+        "\t\t};\n\t\treturn { useStoreSelector };\n\t};\n}\n"
+    )
+    out, res = _send("Why does `useStoreSelector` return the wrong value?", "tsx", code, 0.3)
+    assert "\t\t\treturn typeof selectorOrKey === 'string' ? store[selectorOrKey] : store;\n" in out
+    assert "const next = value * 13;" not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

@@ -657,7 +657,7 @@ def _typed_parameter(outline: Outline, row: int, m: re.Match[str]) -> bool:
 # where the first one is destructured.
 _JS_FUNCTION = (
     r"(?:async\b|function\b|(?:<[^()]*>\s*)?\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>"
-    r"|\(\s*[{{\[]?\s*$)"
+    r"|(?:<[^()]*>\s*)?\(\s*[{{\[]?\s*$)"
 )
 _FUNCTION_START = re.compile(_JS_FUNCTION.replace("{{", "{"))
 # A Java method's modifiers, type parameters and return type, before its name
@@ -1080,6 +1080,7 @@ def required(
                 and u not in enclosing
                 and in_scope(u, f)  # not another test's local
                 and not _foreign_use(outline, u, f)
+                and not _uncalled_macro(outline, u, w, f)
                 and not u.literal  # `{ test() {…} }` binds no `test`
                 and (u.kind != "block" or u.collapsible or u.last - u.start < _SHORT_ROWS)
             ]
@@ -1145,6 +1146,18 @@ def header_imports(outline: Outline, p: Unit) -> list[Unit]:
         for u in outline.top.get(w, ())
         if u.kind == "import" and not _INCLUDE.match(outline.lines[u.start])
     ]
+
+
+def _uncalled_macro(outline: Outline, u: Unit, name: str, user: Unit) -> bool:
+    """Rust: ``u`` is `macro_rules! name`, which ``user`` never invokes (`name!(…)`); its
+    `name(…)` calls a function of that name (glib's `from_glib`, imported beside the macro)."""
+    if outline.lang != "rust":
+        return False
+    head = "\n".join(outline.lines[u.start : u.start + 4])
+    if not re.search(rf"macro_rules!\s*{re.escape(name)}\b", head):
+        return False
+    body = "\n".join(outline.lines[user.start : user.last + 1])
+    return re.search(rf"\b{re.escape(name)}\s*!", body) is None
 
 
 def _foreign_use(outline: Outline, u: Unit, user: Unit) -> bool:
