@@ -708,8 +708,9 @@ _WRAPPED_DEF = (
 # read only where the tree has a function start on the row, as a call may look so
 _METHOD_HEAD = (
     r"^\s*(?:(?:async|static|public|private|protected|override|get|set)\s+)*\*?\s*({0})"
-    r"\s*(?:<[^()]*>)?\s*\(" + r"|^\s*" + _JAVA_HEAD + r"\s+({0})\s*\([^)]*$"
+    r"\s*(?:<[^()]*>)?\s*\("
     # (Java: after its return type, the parameters over rows: `public List<Spec> get(`)
+    r"|^\s*" + _JAVA_HEAD + r"\s+({0})\s*\([^)]*$"
 )
 # A TypeScript parameter property: a field the constructor's parameter list declares.
 _PARAMETER_PROPERTY = r"\b(?:public|private|protected|readonly|override)\s+(?:readonly\s+)?%s\b"
