@@ -273,10 +273,27 @@ cordova-plugin-file-opener2, cordova-plugin-actionsheet; Go go-openapi/spec, goo
 tklauser/go-sysconf, guestfs, docker/libkv, sourcegraph/jsonrpc2, gabriel-vasile/mimetype,
 tchap/go-patricia, cryptix/wav and Rust foreign-types-shared 0.1, sval_derive, webpki,
 stable_deref_trait, env_logger, tree-sitter, digest 0.9, constant_time_eq, enum-map-derive, glib.
+Set ``ac`` (chosen 2026-12-07, after set ab's fixes; Go and Rust drawn at random, a fourteenth
+seed): Python in graphviz, filetype, PySocks, semantic_version, aenum, ordered-set, coloredlogs,
+bracex, graphene, isoduration, uri-template, pandocfilters, smmap, execnet, distlib, keyring,
+mashumaro, CacheControl, stack_data, SecretStorage; C in pymongo's bson, numba, ssh2-python's
+libssh2, ssh-python's libssh and dtaidistance; C++ in thrift's extension, ml_dtypes, matplotlib,
+scikit-learn's libsvm and liblinear and LightGBM; JS / TS / TSX / Java in iconv-lite,
+enhanced-resolve, whatwg-url, doctrine, @jridgewell/trace-mapping, domutils,
+@quidone/react-native-wheel-picker, react-native-marked, -notifier, -reanimated-skeleton, -css,
+-fast-confetti, -flex-grid, @wuba/react-native-echarts, react-native-a11y-order,
+-external-keyboard, -pdf-renderer, -ux-cam, @adobe/react-native-aepcore, react-native-mmkv-storage,
+-background-geolocation, -spinkit, -securerandom, -add-calendar-event, -aes-crypto, -sha256 and
+cordova-plugin-bluetoothle, cordova-plugin-badge, cordova-plugin-x-toast; Go
+charmbracelet/lipgloss, sasha-s/go-deadlock, virtuald/go-ordered-json, golang.org/x/net,
+src-d/gcfg, networkplumbing/go-nft, go-errors/errors, gogo/status, yuin/goldmark-emoji,
+go-openapi/inflect and Rust aliasable, size_format, boxfnonce, concolor, rustls-pemfile,
+asn1_derive, bzip2, gdk4-x11, linkify, matches (and, Rust short of 40 files, the draw's next
+one: rtnetlink).
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|ab] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|ab] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|ac] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|ac] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -376,6 +393,15 @@ _PY_AA = (
 _PY_AB = (
     "chess intelhex tinytag pyquery cssutils bibtexparser pyshp pyusb Arpeggio vobject pypng"
     " pymap3d jplephem python-xlib jwcrypto python_pptx pyftpdlib pykka cheroot caldav"
+)
+# (set ac: libssh2's and libssh's C, not ssh2-python's and ssh-python's Cython-generated C, nor
+# their tests and examples; dtaidistance's C library, not its Cython-generated C; numba's C, not
+# the CUDA headers it bundles; ml_dtypes, matplotlib and LightGBM without the Eigen, AGG,
+# Boost.Compute and fmt copies they bundle, LightGBM without its CUDA sources)
+_PY_AC = (
+    "graphviz filetype PySocks semantic_version aenum ordered_set coloredlogs bracex graphene"
+    " isoduration uri_template pandocfilters smmap execnet distlib keyring mashumaro cachecontrol"
+    " stack_data secretstorage"
 )
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
@@ -1568,6 +1594,67 @@ SETS = {
             "pypi/uharfbuzz*/harfbuzz/src/*.h",
             "pypi/pythran*/pythran/pythonic/**/*.hpp",
             "pypi/ripser*/src/ripser/ripser.cpp",
+        ],
+    },
+    "ac": {
+        "PYPI": "graphviz-0.21 filetype-1.2.0 PySocks-1.7.1 semantic_version-2.10.0 aenum-3.1.17"
+        " ordered_set-4.1.0 coloredlogs-15.0.1 bracex-3.2.2 graphene-3.4.3 isoduration-20.11.0"
+        " uri_template-1.3.0 pandocfilters-1.5.1 smmap-5.0.3 execnet-2.1.2 distlib-0.4.4"
+        " keyring-25.7.0 mashumaro-3.23 cachecontrol-0.14.4 stack_data-0.6.3 secretstorage-3.5.0"
+        " pymongo-4.20.0 numba-0.68.1 ssh2_python-1.2.0.post1 ssh_python-1.2.0.post1"
+        " dtaidistance-2.5.1 thrift-0.25.0 ml_dtypes-0.6.0 matplotlib-3.11.2 lightgbm-4.7.0"
+        " scikit_learn-1.9.1",
+        "NPM_PKGS": "iconv-lite@0.7.3 enhanced-resolve@5.27.0 whatwg-url@17.3.0 doctrine@3.0.0"
+        " @jridgewell/trace-mapping@0.3.31 domutils@4.0.2 @quidone/react-native-wheel-picker@1.7.1"
+        " react-native-marked@8.3.1 react-native-notifier@2.0.0"
+        " react-native-reanimated-skeleton@1.6.0 react-native-css@3.0.7"
+        " react-native-fast-confetti@2.0.2 react-native-flex-grid@1.0.6"
+        " @wuba/react-native-echarts@3.0.1 react-native-a11y-order@2.0.0"
+        " react-native-pdf-renderer@2.3.0 react-native-ux-cam@6.0.17"
+        " react-native-external-keyboard@0.6.10 @adobe/react-native-aepcore@7.0.0"
+        " react-native-mmkv-storage@12.0.1 react-native-background-geolocation@5.7.0"
+        " react-native-spinkit@1.5.1 react-native-securerandom@1.0.1"
+        " react-native-add-calendar-event@5.0.0 react-native-aes-crypto@3.3.0"
+        " react-native-sha256@1.4.10 cordova-plugin-bluetoothle@6.7.4 cordova-plugin-badge@0.8.9"
+        " cordova-plugin-x-toast@2.7.3",
+        "DEBS": "golang-github-charmbracelet-lipgloss-dev=0.5.0-1"
+        " golang-github-sasha-s-go-deadlock-dev=0.3.1-1"
+        " golang-github-virtuald-go-ordered-json-dev=0.0~git20170621.b18e6e6-2"
+        " golang-golang-x-net-dev=1:0.7.0+dfsg-1 golang-github-src-d-gcfg-dev=1.4.0-3"
+        " golang-github-networkplumbing-go-nft-dev=0.2.0-2"
+        " golang-github-go-errors-errors-dev=1.0.1-4 golang-github-gogo-status-dev=1.1.0-3"
+        " golang-github-yuin-goldmark-emoji-dev=1.0.1-2"
+        " golang-github-go-openapi-inflect-dev=0.19.0-3 librust-aliasable-dev=0.1.3-3"
+        " librust-size-format-dev=1.0.2-1+b1 librust-boxfnonce-dev=0.1.1-2"
+        " librust-concolor-dev=0.0.11-1 librust-rustls-pemfile-dev=1.0.0-1+b1"
+        " librust-asn1-derive-dev=0.12.2-1 librust-bzip2-dev=0.4.4-1 librust-gdk4-x11-dev=0.3.1-2"
+        " librust-linkify-dev=0.9.0-1 librust-matches-dev=0.1.8-1 librust-rtnetlink-dev=0.10.1-5",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_AC.split()],
+        "C_GLOBS": [
+            "pypi/pymongo*/bson/*.[ch]",
+            "pypi/pymongo*/pymongo/*.c",
+            "pypi/numba*/numba/*.[ch]",
+            "pypi/numba*/numba/cext/*.[ch]",
+            "pypi/numba*/numba/core/runtime/*.[ch]",
+            "pypi/numba*/numba/np/ufunc/*.[ch]",
+            "pypi/ssh2_python*/libssh2/src/*.[ch]",
+            "pypi/ssh2_python*/libssh2/include/*.h",
+            "pypi/ssh_python*/libssh/src/*.[ch]",
+            "pypi/ssh_python*/libssh/include/libssh/*.h",
+            "pypi/dtaidistance*/src/DTAIDistanceC/DTAIDistanceC/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/thrift*/src/ext/*.[ch]*",
+            "pypi/ml_dtypes*/ml_dtypes/_src/*.[ch]*",
+            "pypi/ml_dtypes*/ml_dtypes/include/*.h",
+            "pypi/ml_dtypes*/ml_dtypes/tests/*.cc",
+            "pypi/matplotlib*/src/**/*.cpp",
+            "pypi/matplotlib*/src/**/*.h",
+            "pypi/scikit_learn*/sklearn/svm/src/*/*.cpp",
+            "pypi/scikit_learn*/sklearn/svm/src/*/*.h",
+            "pypi/scikit_learn*/sklearn/utils/src/MurmurHash3.*",
+            "pypi/lightgbm*/src/*/*.[ch]pp",
+            "pypi/lightgbm*/include/LightGBM/*.h",
         ],
     },
 }
