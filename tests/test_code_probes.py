@@ -6060,3 +6060,53 @@ def test_a_nested_generic_arrow_with_its_parameters_over_rows_is_found() -> None
     assert "const next = value * 13;" not in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_go_import_row_is_kept_for_the_package_it_binds_not_the_words_of_its_path() -> None:
+    # go-nft's nat_test.go: `"github.com/networkplumbing/go-nft/tests/testlib"` and
+    # `…/go-nft/nft/schema` were kept beside `…/go-nft/nft`, whose package the focal code
+    # uses, because their paths hold the word `nft`
+    code = (
+        'package example\n\nimport (\n\t"testing"\n\n'
+        '\t"github.com/networkplumbing/go-nft/nft"\n'
+        '\t"github.com/networkplumbing/go-nft/nft/schema"\n'
+        '\t"github.com/networkplumbing/go-nft/tests/testlib"\n)\n\n'
+        "func testNAT(t *testing.T) {\n\tconfig := nft.NewConfig()\n"
+        '\tif config == nil {\n\t\tt.Fatal("no config")\n\t}\n}\n\n'
+        + _fill("go")
+        + "func buildRule() *schema.Rule {\n\treturn &schema.Rule{Family: schema.FamilyIP}\n}\n\n"
+        "func TestNAT(t *testing.T) {\n\ttestlib.Run(t, buildRule())\n}\n"
+    )
+    out, res = _send("Why does `testNAT` fail?", "go", code, 0.15)
+    assert "\tconfig := nft.NewConfig()\n" in out
+    assert '\t"github.com/networkplumbing/go-nft/nft"\n' in out
+    assert "/nft/schema" not in out and "/tests/testlib" not in out
+    assert clean_parse("go", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_member_a_cut_shows_is_no_use_of_the_import_of_that_name() -> None:
+    # @quidone/react-native-wheel-picker's DatePickerValueProvider: the cut around
+    # `getMaxDefault` shows `DateUtils.getDaysInMonth(…)`, and date-fns' `getDaysInMonth`,
+    # which the component calls elsewhere, was kept as if that line used it
+    helpers = "".join(
+        f"  const helper{i} = (value: number) => {{\n    const next = value * {i};\n"
+        f"    return next + {i};\n  }};\n"
+        for i in range(16)
+    )
+    code = (
+        "import {getDaysInMonth, isSameDay} from 'date-fns';\n"
+        "import {DateUtils} from './date';\n\n"
+        "export const Provider = ({maxDate}: {maxDate: Date}) => {\n"
+        "  const check = (a: Date) => isSameDay(a, maxDate) && getDaysInMonth(a) > 28;\n"
+        + helpers
+        + "  const getMaxDefault = () => {\n    const year = 2100;\n"
+        "    return new Date(year, 11, DateUtils.getDaysInMonth(year, 11));\n  };\n"
+        "  return check(getMaxDefault());\n};\n"
+    )
+    out, res = _send("Why does `getMaxDefault` return the wrong value?", "ts", code, 0.17)
+    assert "    return new Date(year, 11, DateUtils.getDaysInMonth(year, 11));\n" in out
+    assert "import {DateUtils} from './date';\n" in out
+    assert "date-fns" not in out
+    assert clean_parse("typescript", out.encode()) is not None
+    assert not res.over_budget

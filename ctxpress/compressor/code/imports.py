@@ -124,17 +124,25 @@ def _go(node: Any) -> list[str] | None:
             stack.extend(c.named_children)
     out: list[str] = []
     for spec in specs:
-        name = spec.child_by_field_name("name")
-        if name is not None:
-            if node_text(name) == ".":
-                return None  # its names come in unqualified
-            if node_text(name) != "_":
-                out.append(node_text(name))
-            continue
-        path = spec.child_by_field_name("path")
-        parts = node_text(path).strip('"`').split("/") if path is not None else []
-        if len(parts) > 1 and _GO_MAJOR.match(parts[-1]):
-            parts.pop()
-        words = _WORD.findall(parts[-1]) if parts else []
-        out.extend(w for w in words if w != "go" and not _GO_MAJOR.match(w))
+        names = go_spec_names(spec)
+        if names is None:
+            return None
+        out.extend(names)
     return out
+
+
+def go_spec_names(spec: Any) -> list[str] | None:
+    """What one Go `import_spec` binds: its alias, else its path's last part (not the
+    other words of the path: `…/go-nft/tests/testlib` binds `testlib`, not `nft`);
+    ``None`` for a dot import, whose names come in unqualified."""
+    name = spec.child_by_field_name("name")
+    if name is not None:
+        if node_text(name) == ".":
+            return None
+        return [node_text(name)] if node_text(name) != "_" else []
+    path = spec.child_by_field_name("path")
+    parts = node_text(path).strip('"`').split("/") if path is not None else []
+    if len(parts) > 1 and _GO_MAJOR.match(parts[-1]):
+        parts.pop()
+    words = _WORD.findall(parts[-1]) if parts else []
+    return [w for w in words if w != "go" and not _GO_MAJOR.match(w)]

@@ -1732,6 +1732,12 @@ def defined_names(outline: Outline) -> set[str]:
     return {w for w, units in outline.top.items() if any(u.kind != "import" for u in units)}
 
 
+def bare_names(text: str) -> frozenset[str]:
+    """The names ``text`` says bare, not as a member (`DateUtils.getDaysInMonth` says
+    `DateUtils`): the words by which code can use a definition of the file."""
+    return frozenset(_BARE.findall(text))
+
+
 def code_names(outline: Outline, unit: Unit) -> frozenset[str]:
     """The bare names ``refs`` reads in ``unit``, less those only its comments and string
     literals (a docstring) contain: the names it really uses."""

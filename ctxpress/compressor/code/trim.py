@@ -37,6 +37,7 @@ from ctxpress.compressor.code.focal import (
     subwords,
     ts_type,
 )
+from ctxpress.compressor.code.imports import go_spec_names
 from ctxpress.compressor.code.languages import node_text
 from ctxpress.compressor.code.outline import (
     IDENT,
@@ -46,6 +47,7 @@ from ctxpress.compressor.code.outline import (
     Unit,
     ancestors,
     attribute_types,
+    bare_names,
     code_names,
     decl_names,
     definer_order,
@@ -1013,11 +1015,7 @@ def required_parts(
         head = _after_attributes(outline, u)
         if u.kind == "import" and u.last > head + 1:
             wanted = shows.intersection(u.defs)
-            keep = [
-                r
-                for r in rows[head - u.start + 1 : -1]
-                if wanted.intersection(IDENT.findall(lines[r]))
-            ]
+            keep = [r for r in rows[head - u.start + 1 : -1] if wanted & _import_row(outline, r)]
             # (Python's `from m import (` `)` with no name between does not parse)
             if (keep or not outline.spec.python) and all(_balanced(lines[r]) for r in keep):
                 rows = [*range(u.start, head + 1), *keep, u.last]
@@ -1040,6 +1038,20 @@ def required_parts(
             out[u] = [lines[r] for r in rows]
     return out
 
+
+def _import_row(outline: Outline, row: int) -> set[str]:
+    """The words of an import list's ``row`` that may name what it binds: a Go spec's
+    package alone, as its path's other words name other packages (`…/go-nft/nft/schema`
+    binds `schema`, not `nft`); elsewhere every word (Python's and JS's rows are names)."""
+    if outline.lang == "go" and outline.tree is not None:
+        spec = started_on(outline, row, _GO_SPEC)
+        names = go_spec_names(spec) if spec is not None else None
+        if names is not None:
+            return set(names)
+    return set(IDENT.findall(outline.lines[row]))
+
+
+_GO_SPEC = frozenset({"import_spec"})
 
 # Annotations and decorators: what may open a statement's first lines, before its code.
 _ANNOTATIONS = frozenset({"attribute_item", "decorator", "annotation", "marker_annotation"})
@@ -1490,7 +1502,7 @@ def trim_outline(
         dist[u] = min(dist.get(u, 99.0), _INCLUDED)
     partial = partial_bodies(outline, focal, costs)
     # the words a focal unit cut to a part shows: what it uses of the rest is only in them
-    shown = {u: frozenset(IDENT.findall("\n".join(rows))) for u, rows in around.items()}
+    shown = {u: bare_names("\n".join(rows)) for u, rows in around.items()}
     needed = required(outline, focal, shown) if define_used else []
     heads = block_imports(outline, [u for u, _ in needed])
     wanted = [*needed, *((u, False) for u in heads)]
