@@ -290,10 +290,27 @@ src-d/gcfg, networkplumbing/go-nft, go-errors/errors, gogo/status, yuin/goldmark
 go-openapi/inflect and Rust aliasable, size_format, boxfnonce, concolor, rustls-pemfile,
 asn1_derive, bzip2, gdk4-x11, linkify, matches (and, Rust short of 40 files, the draw's next
 one: rtnetlink).
+Set ``ad`` (chosen 2026-12-07, after set ac's fixes; Go and Rust drawn at random, a fifteenth
+seed): Python in sly, parsy, pyhocon, ConfigArgParse, python-box, munch, dogpile.cache, aniso8601,
+ics, parsel, TatSu, cachelib, schematics, colander, trafaret, jsonmerge, dataclasses-json, Automat,
+PyDispatcher, convertdate; C in yara-python's libyara modules, distorm3, python-lzf, pyEDFlib's
+EDFlib, pyreadr's librdata, sep, numcodecs' c-blosc, pyfastx, pyjess' Jess, pyrodigal's Prodigal
+and bitshuffle; C++ in python-tlsh, jsonslicer, glcontext, moderngl, edlib, mgrs' GEOTRANS and
+PyGLM's functions; JS / TS / TSX / Java in chroma-js, ejs, avsc, kefir, busboy, ml-matrix,
+@kingstinct/react-native-healthkit, react-native-image-marker, react-native-magnus,
+-ios-utilities, -spotlight-tour, -notificated, -currency-input, -progress-steps, -paper-select,
+-gesture-image-viewer, @expensify/react-native-live-markdown, react-native-esc-pos-printer,
+-receive-sharing-intent, -usb-serialport-for-android, -http-bridge, -static-server,
+-startup-time, -color-matrix-image-filters, -context-menu-view, -key-command, -sound-level,
+-screen-brightness, -default-preference and cordova-plugin-nativeaudio, cordova-plugin-audioinput,
+cordova-plugin-nativegeocoder; Go expediadotcom/haystack-client-go, gir gobject-2.0,
+nebulouslabs/errors, zyedidia/clipboard, anacrolix/tagflag, daaku/go.zipexe, git-lfs,
+adam-lavrik/go-imath, aryann/difflib, pault.ag/go/config and Rust os_pipe, winit, lazy-regex,
+ntapi, resolv-conf, hashlink, tera, simplecss, oauth2, memoffset.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|ac] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|ac] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|ad] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|ad] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -402,6 +419,16 @@ _PY_AC = (
     "graphviz filetype PySocks semantic_version aenum ordered_set coloredlogs bracex graphene"
     " isoduration uri_template pandocfilters smmap execnet distlib keyring mashumaro cachecontrol"
     " stack_data secretstorage"
+)
+# (set ad: libyara's modules, not yara's CLI, tests and core; PyGLM's function wrappers, not the
+# glm headers it bundles nor its type wrappers; mgrs' GEOTRANS C++; pyreadr's librdata without the
+# bzip2, lzma, zlib and iconv headers it bundles; numcodecs' c-blosc and bitshuffle without the
+# lz4, lzf, zlib and zstd copies they bundle, nor c-blosc's tests and examples; the Prodigal and
+# Jess that pyrodigal and pyjess vendor, and pyrodigal's own headers)
+_PY_AD = (
+    "sly parsy pyhocon configargparse python_box munch dogpile_cache aniso8601 ics parsel tatsu"
+    " cachelib schematics colander trafaret jsonmerge dataclasses_json automat PyDispatcher"
+    " convertdate"
 )
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
@@ -1655,6 +1682,73 @@ SETS = {
             "pypi/scikit_learn*/sklearn/utils/src/MurmurHash3.*",
             "pypi/lightgbm*/src/*/*.[ch]pp",
             "pypi/lightgbm*/include/LightGBM/*.h",
+        ],
+    },
+    "ad": {
+        "PYPI": "sly-0.5 parsy-2.2 pyhocon-0.3.63 configargparse-1.9.0 python_box-8.0.0 munch-4.0.0"
+        " dogpile_cache-1.5.0 aniso8601-10.0.1 ics-0.7.3 parsel-1.12.1 tatsu-5.15.1 cachelib-0.17.0"
+        " schematics-2.1.1 colander-2.0 trafaret-2.1.1 jsonmerge-1.9.2 dataclasses_json-0.6.7"
+        " automat-25.4.16 PyDispatcher-2.0.7 convertdate-2.5.1 yara_python-4.5.4 distorm3-3.5.2"
+        " python_lzf-0.2.6 pyedflib-0.1.42 pyreadr-0.5.8 sep-1.4.1 numcodecs-0.16.6 pyfastx-2.3.1"
+        " pyjess-0.10.1 pyrodigal-3.7.1 bitshuffle-0.5.2 python-tlsh-4.5.0 jsonslicer-0.1.8"
+        " glcontext-3.1.0 moderngl-5.13.0 edlib-1.3.9.post1 mgrs-1.6.0 pyglm-2.8.3",
+        "NPM_PKGS": "chroma-js@3.3.0 ejs@7.0.2 avsc@5.7.9 kefir@3.8.8 busboy@1.6.0 ml-matrix@6.15.1"
+        " @kingstinct/react-native-healthkit@16.0.0 react-native-image-marker@2.1.1"
+        " react-native-magnus@1.0.63 react-native-ios-utilities@5.2.0"
+        " react-native-spotlight-tour@4.0.0 react-native-notificated@0.1.7"
+        " react-native-currency-input@1.1.1 react-native-progress-steps@2.0.3"
+        " react-native-paper-select@1.5.0 react-native-gesture-image-viewer@3.1.0"
+        " @expensify/react-native-live-markdown@0.1.341 react-native-esc-pos-printer@4.5.0"
+        " react-native-receive-sharing-intent@2.0.0 react-native-usb-serialport-for-android@0.5.0"
+        " react-native-http-bridge@0.6.1 react-native-static-server@0.5.0"
+        " react-native-startup-time@2.1.0 react-native-color-matrix-image-filters@8.0.2"
+        " react-native-context-menu-view@1.21.0 react-native-key-command@1.0.15"
+        " react-native-sound-level@1.4.0 react-native-screen-brightness@1.0.1"
+        " react-native-default-preference@1.4.4 cordova-plugin-nativeaudio@3.0.9"
+        " cordova-plugin-audioinput@2.2.1 cordova-plugin-nativegeocoder@3.5.1",
+        "DEBS": "golang-github-expediadotcom-haystack-client-go-dev=0.2.3-2"
+        " golang-gir-gobject-2.0-dev=2.2.0-1"
+        " golang-github-nebulouslabs-errors-dev=0.0~git20170430.98e1f05-1.1"
+        " golang-github-zyedidia-clipboard-dev=1.0.3-1"
+        " golang-github-anacrolix-tagflag-dev=0.0.0-20180109-2146c8d-4"
+        " golang-github-daaku-go.zipexe-dev=1.0.1-2"
+        " golang-github-git-lfs-git-lfs-dev=3.3.0-1+deb12u2"
+        " golang-github-adam-lavrik-go-imath-dev=0.0~git20210910.265a42a-2"
+        " golang-github-aryann-difflib-dev=0.0~git20210328.ff5ff6d-4"
+        " golang-pault-go-config-dev=0.1-3"
+        " librust-os-pipe-dev=1.1.1-1 librust-winit-dev=0.27.5-2 librust-lazy-regex-dev=2.4.1-2"
+        " librust-ntapi-dev=0.4.0-1 librust-resolv-conf-dev=0.7.0-1+b1"
+        " librust-hashlink-dev=0.8.0-1+b1 librust-tera-dev=1.17.1-1 librust-simplecss-dev=0.2.0-1"
+        " librust-oauth2-dev=4.3.0-1+b1 librust-memoffset-dev=0.6.5-1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_AD.split()],
+        "C_GLOBS": [
+            "pypi/yara_python*/yara/libyara/modules/*/*.[ch]",
+            "pypi/distorm3*/src/*.[ch]",
+            "pypi/distorm3*/include/*.h",
+            "pypi/python_lzf*/*.[ch]",
+            "pypi/pyedflib*/pyedflib/_extensions/c/*.[ch]",
+            "pypi/pyreadr*/pyreadr/libs/librdata/src/*.[ch]",
+            "pypi/sep*/src/*.[ch]",
+            "pypi/numcodecs*/c-blosc/blosc/*.[ch]",
+            "pypi/pyfastx*/src/*.[ch]",
+            "pypi/pyjess*/vendor/jess/src/*.[ch]",
+            "pypi/pyrodigal*/vendor/Prodigal/*.[ch]",
+            "pypi/pyrodigal*/src/pyrodigal/*.h",
+            "pypi/bitshuffle*/src/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/python-tlsh*/src/*.cpp",
+            "pypi/python-tlsh*/include/*.h",
+            "pypi/python-tlsh*/tlshmodule.cpp",
+            "pypi/jsonslicer*/src/*.[ch][ch]",
+            "pypi/glcontext*/glcontext/*.cpp",
+            "pypi/moderngl*/src/*.[ch]pp",
+            "pypi/edlib*/edlib/src/*.cpp",
+            "pypi/edlib*/edlib/include/*.h",
+            "pypi/mgrs*/libmgrs/**/*.cpp",
+            "pypi/mgrs*/libmgrs/geotrans3.10/**/*.h",
+            "pypi/mgrs*/src/*.cpp",
+            "pypi/pyglm*/PyGLM_lib/PyGLM/functions/**/*.[ch]*",
         ],
     },
 }
