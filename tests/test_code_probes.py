@@ -6110,3 +6110,27 @@ def test_a_member_a_cut_shows_is_no_use_of_the_import_of_that_name() -> None:
     assert "date-fns" not in out
     assert clean_parse("typescript", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_definition_given_c_linkage_is_read_as_cpp_in_an_untagged_block() -> None:
+    # glcontext's headless.cpp pasted without a tag: read as C, whose grammar takes
+    # `extern "C" PyObject * PyInit_headless() {` cleanly as no function, so the focal
+    # was not found and a map of signatures was sent
+    code = (
+        "#include <Python.h>\n#include <EGL/egl.h>\n\n"
+        + "".join(
+            f"PyObject * meth_{i}(PyObject * self, PyObject * arg) {{\n"
+            f"    if (!PyUnicode_CheckExact(arg)) {{\n        return NULL;\n    }}\n"
+            f"    return PyLong_FromLong({i});\n}}\n\n"
+            for i in range(12)
+        )
+        + 'PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "headless", NULL, -1, NULL};\n\n'
+        'extern "C" PyObject * PyInit_headless() {\n'
+        "    PyObject * module = PyModule_Create(&module_def);\n    return module;\n}\n"
+    )
+    out, res = _send("Why does `PyInit_headless` return NULL?", "", code, 0.2)
+    assert "    PyObject * module = PyModule_Create(&module_def);\n" in out
+    assert "return PyLong_FromLong(7);" not in out
+    assert "cpp block" in res.stages[0].notes[0]
+    assert clean_parse("cpp", out.encode()) is not None
+    assert not res.over_budget

@@ -301,7 +301,10 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"^\s*(#include\s*<\w+>|template\s*<|namespace \w+|class \w+\s*[:{]|std::)"
             # a member defined at the margin, out of its class (`SizeMat::operator[](…`)
-            r"|^\w+::(~?\w+|operator\W+)\(",
+            r"|^\w+::(~?\w+|operator\W+)\("
+            # a definition given C linkage (`extern "C" PyObject * PyInit_x() {`), which C
+            # reads cleanly as no function; not a C header's `extern "C" {` guard
+            r'|^extern\s+"C"\s+[^\s{]',
             re.M,
         ),
     ),
