@@ -6133,4 +6133,29 @@ def test_a_definition_given_c_linkage_is_read_as_cpp_in_an_untagged_block() -> N
     assert "return PyLong_FromLong(7);" not in out
     assert "cpp block" in res.stages[0].notes[0]
     assert clean_parse("cpp", out.encode()) is not None
+
+
+def test_a_go_var_group_keeps_the_specs_the_focal_code_reads_though_one_has_no_value() -> None:
+    # zyedidia/clipboard's clipboard_unix.go: `pasteCmdArgs map[string][]string` has no
+    # value, which in a `const` group repeats the one before it, so the whole 44-row group
+    # of map literals was kept for the one spec `writeAll` reads (226 over at 25 %)
+    tables = "".join(
+        f"\ttool{i}Args = map[string][]string{{\n"
+        f'\t\t"primary":   []string{{"tool{i}", "--input"}},\n'
+        f'\t\t"clipboard": []string{{"tool{i}", "--input", "--clipboard"}},\n\t}}\n'
+        for i in range(8)
+    )
+    code = (
+        "package clipboard\n\nvar (\n\tpasteCmdArgs map[string][]string\n\n"
+        + tables
+        + "\n\tinternalClipboards map[string]string\n)\n\n"
+        + _fill("go")
+        + "func writeAll(text, register string) error {\n"
+        "\tinternalClipboards[register] = text\n\treturn nil\n}\n"
+    )
+    out, res = _send("Why does `writeAll` lose the text?", "go", code, 0.25)
+    assert "\tinternalClipboards[register] = text\n" in out
+    assert "\tinternalClipboards map[string]string\n" in out
+    assert "tool3Args" not in out
+    assert clean_parse("go", out.encode()) is not None
     assert not res.over_budget

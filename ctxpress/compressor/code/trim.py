@@ -1069,9 +1069,10 @@ def _after_attributes(outline: Outline, u: Unit) -> int:
 
 def _go_specs_kept(outline: Outline, head: int, used: set[str], lean: bool = False) -> set[int]:
     """Rows of a Go `const (` / `var (` group (its line ``head``) to keep: the specs that
-    name any of ``used``, where every spec has its own value. One without repeats the one
-    before it (`iota`'s), and any spec's `iota` is its place: such a group keeps every
-    spec up to the last one named, which leaves each value as it was. Comments give way;
+    name any of ``used``. In a `const` group a spec without a value repeats the one before
+    it (`iota`'s), and any spec's `iota` is its place: such a group keeps every spec up to
+    the last one named, which leaves each value as it was (a `var` without one is its
+    type's zero value, nothing repeated). Comments give way;
     ``lean``: a raw string over rows (a certificate, a fixture) keeps its first and last
     rows, as a statement's does when it collapses. Empty where nothing can be cut so."""
     node = node_at(outline, head) if outline.tree is not None else None
@@ -1084,7 +1085,9 @@ def _go_specs_kept(outline: Outline, head: int, used: set[str], lean: bool = Fal
     said = [i for i, spec in enumerate(specs) if used.intersection(decl_names(spec))]
     if not said:
         return set()
-    if not all(s.child_by_field_name("value") and "iota" not in node_text(s) for s in specs):
+    if node.type == "const_declaration" and not all(
+        s.child_by_field_name("value") and "iota" not in node_text(s) for s in specs
+    ):
         said = list(range(said[-1] + 1))
     rows = {r for i in said for r in range(specs[i].start_point[0], end_row(specs[i]) + 1)}
     others = (specs[i] for i in range(len(specs)) if i not in said)
