@@ -1649,7 +1649,7 @@ def refs(
     if unit._refs is None:
         end = unit.last if unit.children is None else max(unit.start, unit.head_end)
         text = "\n".join(outline.lines[unit.start : end + 1])
-        bare = frozenset(_BARE.findall(text))
+        bare = bare_names(text)
         pairs = tuple(set(_PAIR.findall(text)))
         selfs = frozenset(b for a, b in pairs if a in unit.self_words)
         unit._refs = (bare, selfs, pairs)
@@ -1743,7 +1743,7 @@ def code_names(outline: Outline, unit: Unit) -> frozenset[str]:
     literals (a docstring) contain: the names it really uses."""
     end = unit.last if unit.children is None else max(unit.start, unit.head_end)
     code, _ = _split(outline, unit.start, end)
-    return refs(outline, unit)[0] & frozenset(_BARE.findall(code))
+    return refs(outline, unit)[0] & bare_names(code)
 
 
 def in_scope(u: Unit, user: Unit) -> bool:
