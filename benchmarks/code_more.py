@@ -307,10 +307,26 @@ cordova-plugin-nativegeocoder; Go expediadotcom/haystack-client-go, gir gobject-
 nebulouslabs/errors, zyedidia/clipboard, anacrolix/tagflag, daaku/go.zipexe, git-lfs,
 adam-lavrik/go-imath, aryann/difflib, pault.ag/go/config and Rust os_pipe, winit, lazy-regex,
 ntapi, resolv-conf, hashlink, tera, simplecss, oauth2, memoffset.
+Set ``ae`` (chosen 2026-12-07, after set ad's fixes; Go and Rust drawn at random, a sixteenth seed):
+Python in sh, pybtex, Genshi, kafka-python, eliot, funcparserlib, rply, asn1tools, dicttoxml,
+chevron, Logbook, pymemcache, python-memcached, neo4j, josepy, pyinotify, pyudev, pyxdg, WebTest,
+RestrictedPython; C in aubio, PyInstaller's bootloader, xmlsec, Mercurial's C (cext, bdiff, mpatch,
+xdiff) and confluent-kafka; C++ in PyICU, pyfamsa's FAMSA, pytrimal's trimAl, POT's network simplex
+and pyspoa's spoa; JS / TS / TSX / Java in mnemonist, parsimmon, gl-matrix, simple-statistics,
+lokijs, nedb, react-native-audio-api, @sendbird/uikit-react-native-foundation, expo-blur,
+expo-camera, expo-checkbox, react-native-bottom-tabs, @react-native-assets/slider,
+react-native-awesome-gallery, -qr-svg, -uitextview, @futurejj/react-native-visibility-sensor,
+@rudderstack/rudder-sdk-react-native, clevertap-react-native, @adobe/react-native-aepedge,
+@iterable/react-native-sdk, newrelic-react-native-agent, singular-react-native,
+react-native-shared-preferences, -network-info, -dialogs and cordova-plugin-telerik-imagepicker,
+cordova-plugin-android-fingerprint-auth, cordova-plugin-wifiwizard2; Go shurcool/graphql,
+smallstep/truststore, sanity-io/litter, gorp.v1, quotedprintable.v3, grpc-gateway, coreos/pkg,
+eiannone/keyboard, docker/go-metrics, gin-jwt and Rust os_display, protobuf, ipnetwork, shadow-rs,
+scale-info-derive, wasm-bindgen-macro-support, ghost, gobject-sys, snafu, getset.
 Same draw, prompt kinds, columns and JSON as code_fresh.py.
 
-    .venv/bin/python benchmarks/code_more.py [--set b|...|ad] --fetch  # once: pip, npm, apt
-    .venv/bin/python benchmarks/code_more.py [--set b|...|ad] [--per-lang 40] [--langs go,rust]
+    .venv/bin/python benchmarks/code_more.py [--set b|...|ae] --fetch  # once: pip, npm, apt
+    .venv/bin/python benchmarks/code_more.py [--set b|...|ae] [--per-lang 40] [--langs go,rust]
 """
 
 from __future__ import annotations
@@ -429,6 +445,14 @@ _PY_AD = (
     "sly parsy pyhocon configargparse python_box munch dogpile_cache aniso8601 ics parsel tatsu"
     " cachelib schematics colander trafaret jsonmerge dataclasses_json automat PyDispatcher"
     " convertdate"
+)
+# (set ae: aubio's library and Python extension, not its tests and examples; Mercurial's C, not
+# the python-zstandard it bundles, its contrib and sha1dc; FAMSA's own C++, not the zlib-ng,
+# isa-l, mimalloc and libdeflate it bundles; trimAl without cpu_features and its tests; POT's
+# network simplex, not its Cython-generated emd_wrap.cpp nor the Eigen it bundles)
+_PY_AE = (
+    "sh pybtex genshi kafka_python eliot funcparserlib rply asn1tools dicttoxml chevron logbook"
+    " pymemcache python-memcached neo4j josepy pyinotify pyudev pyxdg webtest restrictedpython"
 )
 _PY_P = (
     "humanfriendly colorama texttable markdown2 tenacity cloudpickle pycparser ply xlrd idna"
@@ -1749,6 +1773,63 @@ SETS = {
             "pypi/mgrs*/libmgrs/geotrans3.10/**/*.h",
             "pypi/mgrs*/src/*.cpp",
             "pypi/pyglm*/PyGLM_lib/PyGLM/functions/**/*.[ch]*",
+        ],
+    },
+    "ae": {
+        "PYPI": "sh-2.4.0 pybtex-0.26.1 genshi-0.7.12 kafka_python-3.0.12 eliot-1.18.0"
+        " funcparserlib-1.0.1 rply-0.7.8 asn1tools-0.169.0 dicttoxml-1.7.16 chevron-0.14.0"
+        " logbook-1.10.1 pymemcache-4.0.0 python-memcached-1.62 neo4j-6.4.1 josepy-2.2.0"
+        " pyinotify-0.9.6 pyudev-0.24.5 pyxdg-0.28 webtest-3.0.7 restrictedpython-9.0"
+        " aubio-0.4.9 pyinstaller-6.22.3 xmlsec-1.3.17 mercurial-7.2.4 confluent_kafka-2.16.2"
+        " pyicu-2.17 pyfamsa-0.7.0 pytrimal-0.8.5 pot-0.9.7.post1 pyspoa-0.3.2",
+        "NPM_PKGS": "mnemonist@0.40.8 parsimmon@1.18.1 gl-matrix@3.4.4 simple-statistics@7.12.1"
+        " lokijs@1.5.12 nedb@1.8.0 react-native-audio-api@0.13.6"
+        " @sendbird/uikit-react-native-foundation@3.12.9"
+        " expo-blur@58.0.6 expo-camera@58.0.10 expo-checkbox@57.0.0 react-native-bottom-tabs@1.4.0"
+        " @react-native-assets/slider@11.0.12 react-native-awesome-gallery@0.4.3"
+        " react-native-qr-svg@1.5.0 react-native-uitextview@2.7.1"
+        " @futurejj/react-native-visibility-sensor@1.4.4 @rudderstack/rudder-sdk-react-native@3.1.1"
+        " clevertap-react-native@4.2.0 @adobe/react-native-aepedge@7.0.0"
+        " @iterable/react-native-sdk@2.2.1 newrelic-react-native-agent@1.8.8"
+        " singular-react-native@4.3.1 react-native-shared-preferences@1.0.2"
+        " react-native-network-info@5.2.2 react-native-dialogs@1.1.2"
+        " cordova-plugin-telerik-imagepicker@2.3.6 cordova-plugin-android-fingerprint-auth@1.5.0"
+        " cordova-plugin-wifiwizard2@3.1.1",
+        "DEBS": "golang-github-shurcool-graphql-dev=0.0~git20220606.3cf50f8-1"
+        " golang-github-smallstep-truststore-dev=0.12.1-1"
+        " golang-github-sanity-io-litter-dev=1.5.5-1 golang-gopkg-gorp.v1-dev=1.7.2-2"
+        " golang-gopkg-alexcesaro-quotedprintable.v3-dev=0.0~git20150716.0.2caba25-7"
+        " golang-github-grpc-ecosystem-grpc-gateway-dev=1.6.4-2 golang-github-coreos-pkg-dev=4-3"
+        " golang-github-eiannone-keyboard-dev=0.0~git20220611.0d22619-2"
+        " golang-github-docker-go-metrics-dev=0.0.1-2 golang-github-appleboy-gin-jwt-dev=2.6.4-2"
+        " librust-os-display-dev=0.1.3-3 librust-protobuf-dev=2.27.1-1"
+        " librust-ipnetwork-dev=0.17.0-1 librust-shadow-rs-dev=0.20.0-2"
+        " librust-scale-info-derive-dev=2.3.1-1 librust-wasm-bindgen-macro-support-dev=0.2.83-1"
+        " librust-ghost-dev=0.1.5-1+b1 librust-gobject-sys-dev=0.14.0-2 librust-snafu-dev=0.7.1-1"
+        " librust-getset-dev=0.1.2-1+b1",
+        "PY_GLOBS": [f"pypi/{p}*/**/*.py" for p in _PY_AE.split()],
+        "C_GLOBS": [
+            "pypi/aubio*/src/**/*.[ch]",
+            "pypi/aubio*/python/ext/*.[ch]",
+            "pypi/pyinstaller*/bootloader/src/*.[ch]",
+            "pypi/xmlsec*/src/*.[ch]",
+            "pypi/mercurial*/mercurial/*.[ch]",
+            "pypi/mercurial*/mercurial/cext/*.[ch]",
+            "pypi/mercurial*/mercurial/thirdparty/xdiff/*.[ch]",
+            "pypi/confluent_kafka*/src/confluent_kafka/src/*.[ch]",
+        ],
+        "CPP_GLOBS": [
+            "pypi/pyicu*/*.cpp",
+            "pypi/pyicu*/*.h",
+            "pypi/pyfamsa*/vendor/FAMSA/src/**/*.[ch]pp",
+            "pypi/pyfamsa*/vendor/FAMSA/src/**/*.h",
+            "pypi/pytrimal*/vendor/trimal/source/**/*.cpp",
+            "pypi/pytrimal*/vendor/trimal/include/**/*.h",
+            "pypi/pot*/ot/lp/*.h",
+            "pypi/pot*/ot/lp/EMD_wrapper.cpp",
+            "pypi/pyspoa*/pyspoa.cpp",
+            "pypi/pyspoa*/src/src/*.[ch]pp",
+            "pypi/pyspoa*/src/include/spoa/*.hpp",
         ],
     },
 }
