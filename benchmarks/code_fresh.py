@@ -115,7 +115,7 @@ SCOPES = {"class_definition", "class_body", "impl_item", "declaration_list"}
 SCOPES |= {"field_declaration_list", "namespace_definition", "trait_item"}
 FIELDS = ("public_field_definition", "field_definition")  # `handle = () => {}` in a class
 NAMES = ("identifier", "field_identifier", "property_identifier", "type_identifier")
-ELIDE = re.compile(r"^[ \t]*(\.\.\.|// …)$")
+ELIDE = re.compile(r"^[ \t]*(\.\.\.|// …|\{/\* … \*/\})$")
 OMITTED = re.compile(r"\[\d+ earlier messages? omitted\]")
 COLS = [  # (counter key, header): analyze.py's, so its numbers compare one to one
     ("prompts", "prm"), ("trimmed", "trim"), ("parse_fail", "parse"),

@@ -98,7 +98,7 @@ DEBS = re.findall(
     " libyaml-cpp-dev=0.7.0+dfsg-8+b1",
 )
 FRACS = (0.10, 0.25, 0.50)
-ELIDE = re.compile(r"^[ \t]*(\.\.\.|// …|# …|/\* … \*/)$")
+ELIDE = re.compile(r"^[ \t]*(\.\.\.|// …|# …|/\* … \*/|\{/\* … \*/\})$")
 OMITTED = re.compile(r"^\[\d+ earlier messages? omitted\]$")
 COLS = re.findall(  # analyze.py's, in its order
     r"\S+",

@@ -6159,3 +6159,61 @@ def test_a_go_var_group_keeps_the_specs_the_focal_code_reads_though_one_has_no_v
     assert "tool3Args" not in out
     assert clean_parse("go", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_hook_dependency_list_beside_the_callback_on_the_way_keeps_its_brackets() -> None:
+    # gesture-image-viewer's useGestureViewerPaging: `settleToCenter` is defined in a
+    # `useMemo(() => {…}, [ …names… ])` callback, and the call on the way to it kept the
+    # whole dependency list beside the callback, names nothing else reads (8 over budget)
+    deps = "".join(f"    option{i}Value,\n" for i in range(30))
+    code = (
+        "import { useMemo } from 'react';\n\n"
+        "export function usePaging(width, option0Value) {\n"
+        "  const gestures = useMemo(() => {\n"
+        + "".join(
+            f"    const helper{i} = (n) => {{\n      const total = n * {i} + width;\n"
+            "      return total % 7;\n    };\n"
+            for i in range(6)
+        )
+        + "    const settleToCenter = (offset) => {\n"
+        "      return Math.round(offset / width) * width;\n    };\n"
+        "    return { settleToCenter };\n"
+        "  }, [\n" + deps + "  ]);\n"
+        "  return gestures;\n}\n"
+    )
+    out, res = _send("Why does `settleToCenter` overshoot?", "js", code, 0.3)
+    assert "      return Math.round(offset / width) * width;\n" in out
+    assert "option17Value" not in out
+    assert clean_parse("javascript", out.encode()) is not None
+    assert not res.over_budget
+
+
+def test_a_jsx_element_on_the_way_keeps_its_children_on_the_way_and_elides_the_rest() -> None:
+    # sendbird's OpenGraphUserMessage: `replacer` is a method in a prop of a tag deep in
+    # the returned JSX, and the cut kept every sibling subtree and attribute on the way
+    # (a 40-row open-graph card beside it: 504 over at 25 %)
+    card = "".join(
+        f"          <Text numberOfLines={{{i}}} caption2 style={{styles.row{i}}}>\n"
+        f"            {{props.message.meta.field{i}}}\n          </Text>\n"
+        for i in range(14)
+    )
+    code = (
+        "import Text from './Text';\nimport Box from './Box';\n\n"
+        "export const Message = (props) => {\n"
+        "  return (\n    <Box>\n      <Text\n        body3\n        color={props.color}\n"
+        "        supportRTLAlign\n      >\n        <Linkify\n          patterns={[\n"
+        "            {\n              regex: /https?:/,\n"
+        "              replacer({ match, index }) {\n"
+        "                return <Text key={`link-${index}`}>{match.trim()}</Text>;\n"
+        "              },\n            },\n          ]}\n        >\n"
+        "          {props.message.text}\n        </Linkify>\n      </Text>\n"
+        "      {props.message.meta && (\n        <Box padding={8}>\n"
+        + card
+        + "        </Box>\n      )}\n    </Box>\n  );\n};\n"
+    )
+    out, res = _send("Why does `replacer` drop the link?", "tsx", code, 0.3)
+    assert "                return <Text key={`link-${index}`}>{match.trim()}</Text>;\n" in out
+    assert "      {/* … */}\n    </Box>\n" in out  # the card, as JSX elides a child
+    assert "field7" not in out and "supportRTLAlign" not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

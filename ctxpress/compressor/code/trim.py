@@ -526,12 +526,17 @@ def _balanced(line: str) -> bool:
 
 
 def cut_rows(
-    outline: Outline, u: Unit, rows: set[int], hidden: frozenset[int] = frozenset()
+    outline: Outline,
+    u: Unit,
+    rows: set[int],
+    hidden: frozenset[int] = frozenset(),
+    jsx: frozenset[int] = frozenset(),
 ) -> list[str]:
     """``u``'s header, its ``rows`` and its closing lines, one elision for each run of
     code left out between them (blank lines between kept rows stay). A unit with no
     header (a statement) is its ``rows`` alone. Each run of ``hidden`` header rows (the
-    parameters nothing kept names: ``_unnamed_parameters``) gives way to an elision."""
+    parameters nothing kept names: ``_unnamed_parameters``) gives way to an elision. A
+    run of ``jsx`` rows (JSX children) gives way to `{/* … */}`."""
     lines, python = outline.lines, outline.spec.python
     code = [r for r in sorted(rows) if lines[r].strip()]
     prev = u.header_last
@@ -549,7 +554,8 @@ def cut_rows(
             at = (code[0] if r == end else r) if python else gap[0]
             if python and r < end and _PY_CLAUSE_ROW.match(lines[r]):
                 at = next((g for g in gap if not lines[g].lstrip().startswith("#")), at)
-            out.append(indent_of(lines[at]) + elision(outline))
+            mark = _JSX_ELISION if jsx.issuperset(gap) else elision(outline)
+            out.append(indent_of(lines[at]) + mark)
         elif r < end:
             out.extend(lines[prev + 1 : r])  # blank lines between kept rows stay
         if r < end:
@@ -626,12 +632,15 @@ def nested_cut(
     params = outer.child_by_field_name("parameters") if outer is not None else None
     own = set(range(params.start_point[0], end_row(params) + 1)) if params is not None else set()
 
+    # (the children of JSX elements on the way left out: their elision is JSX's)
+    jsx = frozenset(r for g in elided if g.parent.type == "jsx_element" for r in _rows(g))
+
     def cut(rows: set[int], words: set[str]) -> list[str]:
         # (``words``: those of ``rows``, but the header's or the parameters')
         hidden = _unnamed_parameters(outline, fn, words)
         if u.collapsible:
-            return cut_rows(outline, u, rows, hidden)
-        return cut_rows(outline, u, rows - hidden)
+            return cut_rows(outline, u, rows, hidden, jsx)
+        return cut_rows(outline, u, rows - hidden, jsx=jsx)
 
     # what the kept code uses from the enclosing body and the blocks on the way
     words = set(IDENT.findall("\n".join(lines[r] for r in kept - own)))
@@ -892,6 +901,15 @@ def _path_rows(
             # a statement on the way (`if … {…} else {…}`, `try {…} catch …`): the
             # other branches keep their braces, not their statements
             cuts = [(b, _statements(b), None) for b in _branches(p, c)]
+        elif p.type == "jsx_element":
+            # an element on the way (`<Box>` … `</Box>`): its other children give way,
+            # and the attributes of its opening tag where a child is on the way
+            tag = p.named_children[0]
+            cuts = [(p, p, c)] + ([(tag, tag, None)] if tag.type in _JSX_TAGS and tag != c else [])
+        elif p.type == "arguments":
+            # a hook's dependency list beside the callback on the way (`useMemo(() =>
+            # {…}, [ …names… ])`) keeps its brackets, not its names
+            cuts = [(s, s, None) for s in p.named_children if s != c and _names_only(s)]
         else:
             continue
         for box, holder, on_way in cuts:
@@ -903,6 +921,11 @@ def _path_rows(
             elif box.type in _JSX_TAGS:
                 if not _LEADING_COMMENTS.sub("", lines[bottom]).startswith(("/>", ">")):
                     continue
+            elif box.type == "jsx_element":  # its children, between its tags' rows
+                tags = box.named_children
+                if not _between_tag_rows(lines, tags[0], tags[-1]):
+                    continue
+                top, bottom = tags[0].end_point[0], tags[-1].start_point[0]
             else:
                 opener, closer = "[]" if box.type == "array" else "{}"
                 if not (
@@ -927,6 +950,30 @@ def _path_rows(
                     drop |= rows - kept
                     gone.append(sib)
     return _rows(stmt) - drop, gone
+
+
+# What a dependency list holds (`[user.id, onSave]`).
+_DEPENDENCY = frozenset({"identifier", "member_expression", "comment"})
+
+
+def _names_only(node: Any) -> bool:
+    """Whether ``node`` is an array of names only (a hook's dependency list), which
+    nothing but the hook reads, so its names can go where its call is only the way."""
+    inner = node.named_children
+    return node.type == "array" and bool(inner) and all(n.type in _DEPENDENCY for n in inner)
+
+
+def _between_tag_rows(lines: list[str], opening: Any, closing: Any) -> bool:
+    """Whether a JSX element's children lie on rows of their own: its opening tag ends
+    its row and its closing tag starts one (`<Box>` … `</Box>`)."""
+    if opening.type != "jsx_opening_element" or closing.type != "jsx_closing_element":
+        return False
+    (top, end), (bottom, start) = opening.end_point, closing.start_point
+    return top < bottom and not lines[top][end:].strip() and not lines[bottom][:start].strip()
+
+
+# What stands for JSX children left out: a comment in braces, as `// …` would be text.
+_JSX_ELISION = "{/* … */}"
 
 
 # Statements with branches: a cut through one leaves the others' statements out.
