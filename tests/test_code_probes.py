@@ -6217,3 +6217,33 @@ def test_a_jsx_element_on_the_way_keeps_its_children_on_the_way_and_elides_the_r
     assert "field7" not in out and "supportRTLAlign" not in out
     assert clean_parse("tsx", out.encode()) is not None
     assert not res.over_budget
+
+
+def test_a_component_cut_to_one_handler_keeps_the_props_that_handler_reads() -> None:
+    # react-native-draggable-grid's onStartDrag: the component cut to the handler kept its
+    # 13-member props interface whole, as every member the whole component reads counted
+    # (137 over at 10 %)
+    props = "".join(f"  onEvent{i}?: (item: DataType) => void\n" for i in range(24))
+    code = (
+        "interface IBaseItemType {\n  key: string\n}\n\n"
+        "export interface IGridProps<DataType extends IBaseItemType> {\n"
+        + props
+        + "  onDragStart?: (item: DataType) => void\n}\n\n"
+        "export const Grid = function<DataType extends IBaseItemType>(\n"
+        "  props: IGridProps<DataType>,\n) {\n"
+        + "".join(
+            f"  function handler{i}(item: DataType) {{\n"
+            f"    props.onEvent{i} && props.onEvent{i}(item)\n"
+            f"    return item.key.length + {i}\n  }}\n"
+            for i in range(24)
+        )
+        + "  function onStartDrag(item: DataType) {\n"
+        "    props.onDragStart && props.onDragStart(item)\n    return item.key\n  }\n"
+        "  return onStartDrag\n}\n"
+    )
+    out, res = _send("Why does `onStartDrag` fire twice?", "tsx", code, 0.12)
+    assert "    props.onDragStart && props.onDragStart(item)\n" in out
+    assert "  onDragStart?: (item: DataType) => void\n" in out
+    assert "onEvent17" not in out
+    assert clean_parse("tsx", out.encode()) is not None
+    assert not res.over_budget

@@ -1006,10 +1006,14 @@ _OVERLOADS = 4
 
 
 def required(
-    outline: Outline, focal: list[Unit], shown: dict[Unit, frozenset[str]] | None = None
+    outline: Outline,
+    focal: list[Unit],
+    shown: dict[Unit, frozenset[str]] | None = None,
+    members: dict[Unit, frozenset[str]] | None = None,
 ) -> list[tuple[Unit, bool]]:
     """Module-level definitions of the names the focal units use directly (of a focal
-    unit cut to a part, only those among the words that part shows: ``shown``).
+    unit cut to a part, only those among the words that part shows: ``shown``, and of
+    the members it reads, those among the ones the part reads: ``members``).
 
     Stubs (``@overload``, abstract) give way to a real definition of the same name, and
     of several functions or classes by one name (``#ifdef`` / ``#[cfg]`` variants) the
@@ -1068,7 +1072,10 @@ def required(
         if shown and f in shown:
             names &= shown[f]
         # what it reads, `x.b` too: the members of a TypeScript type it names
-        read = names | {b for _, b in refs(outline, f)[2]} if outline.lang in _TS else names
+        pairs = frozenset(b for _, b in refs(outline, f)[2])
+        if members and f in members:
+            pairs &= members[f]  # (a component cut to one handler: the props it reads)
+        read = names | pairs if outline.lang in _TS else names
         scopes = _scopes_only(outline, body) if outline.lang == "cpp" else frozenset()
         labels = _labels_only(outline, body) if outline.lang == "rust" else frozenset()
         for w in sorted(names - own - labels):

@@ -1738,6 +1738,11 @@ def bare_names(text: str) -> frozenset[str]:
     return frozenset(_BARE.findall(text))
 
 
+def member_names(text: str) -> frozenset[str]:
+    """The names ``text`` reads as members (`props.onDragStart` reads `onDragStart`)."""
+    return frozenset(b for _, b in _PAIR.findall(text))
+
+
 def code_names(outline: Outline, unit: Unit) -> frozenset[str]:
     """The bare names ``refs`` reads in ``unit``, less those only its comments and string
     literals (a docstring) contain: the names it really uses."""

@@ -55,6 +55,7 @@ from ctxpress.compressor.code.outline import (
     end_row,
     head_text,
     indent_of,
+    member_names,
     node_at,
     pattern_binds,
     refs,
@@ -1553,7 +1554,8 @@ def trim_outline(
     partial = partial_bodies(outline, focal, costs)
     # the words a focal unit cut to a part shows: what it uses of the rest is only in them
     shown = {u: bare_names("\n".join(rows)) for u, rows in around.items()}
-    needed = required(outline, focal, shown) if define_used else []
+    members = {u: member_names("\n".join(rows)) for u, rows in around.items()}
+    needed = required(outline, focal, shown, members) if define_used else []
     heads = block_imports(outline, [u for u, _ in needed])
     wanted = [*needed, *((u, False) for u in heads)]
     parts = required_parts(outline, focal, wanted, shown)
