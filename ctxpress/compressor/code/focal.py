@@ -1071,11 +1071,12 @@ def required(
         names = frozenset().union(*(code_names(outline, v) for v in body))
         if shown and f in shown:
             names &= shown[f]
-        # what it reads, `x.b` too: the members of a TypeScript type it names
-        pairs = frozenset(b for _, b in refs(outline, f)[2])
-        if members and f in members:
-            pairs &= members[f]  # (a component cut to one handler: the props it reads)
-        read = names | pairs if outline.lang in _TS else names
+        # what it reads, `x.b` too: the members of a TypeScript type it names (a
+        # component cut to one handler: those the handler reads)
+        read = names
+        if outline.lang in _TS:
+            pairs = frozenset(b for _, b in refs(outline, f)[2])
+            read = names | (pairs & members[f] if members and f in members else pairs)
         scopes = _scopes_only(outline, body) if outline.lang == "cpp" else frozenset()
         labels = _labels_only(outline, body) if outline.lang == "rust" else frozenset()
         for w in sorted(names - own - labels):
